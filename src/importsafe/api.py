@@ -1,0 +1,103 @@
+"""Use cases: the only place that sequences the stages. IO here is reading source files."""
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Iterable, Sequence
+
+from .diagnose import diagnose
+from .model import MODES, Report, Result
+from .static.discover import ModuleInfo
+from .static.events import ModuleFacts
+from .static.facts import facts_from_source
+from .static.layout import InputError, Target, find_top, is_entry, resolve_targets, scan
+from .static.simulate import simulate
+
+PARALLEL_MIN_FILES = 400
+RECURSION_LIMIT = 20000
+
+
+def read_facts(info: ModuleInfo, target_version=(3, 11)) -> ModuleFacts:
+    try:
+        with open(info.path, "rb") as f:
+            source = f.read()
+    except OSError as exc:
+        from .static.events import FileProblem
+        problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
+        return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
+    return facts_from_source(source, info.name, info.path, info.kind == "package", target_version)
+
+
+def _read_chunk(items):
+    infos, version = items
+    return [read_facts(i, version) for i in infos]
+
+
+def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None
+               ) -> dict[str, ModuleFacts]:
+    """Parse every source module; in parallel processes when there are many."""
+    todo = [i for i in infos if i.kind in ("module", "package")]
+    jobs = jobs or os.cpu_count() or 1
+    if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
+        return {f.name: f for f in (read_facts(i, target_version) for i in todo)}
+    size = max(16, len(todo) // (jobs * 8))
+    chunks = [(todo[k:k + size], target_version) for k in range(0, len(todo), size)]
+    out: dict[str, ModuleFacts] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for batch in pool.map(_read_chunk, chunks):
+            out.update((f.name, f) for f in batch)
+    return out
+
+
+def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs):
+    """Scan the requested top-level packages, parse them, then pull in every other top-level
+    package of the source roots that their imports name, until nothing new is reached."""
+    problems: list = []
+    index: dict[str, ModuleInfo] = {}
+    facts: dict[str, ModuleFacts] = {}
+    pending = list(dict.fromkeys((t.root, t.top) for t in targets))
+    scanned: set[str] = set()
+    while pending:
+        new: list[ModuleInfo] = []
+        for root, top in pending:
+            if top in scanned:
+                continue
+            scanned.add(top)
+            for info in scan(root, top, problems):
+                index.setdefault(info.name, info)
+                new.append(info)
+        fresh = load_facts(new, target_version, jobs)
+        facts.update(fresh)
+        pending = []
+        for f in fresh.values():
+            for imported in f.imports:
+                top = imported.partition(".")[0]
+                if top not in scanned:
+                    root = find_top(roots, top)
+                    if root is not None:
+                        pending.append((root, top))
+                    scanned.add(top) if root is None else None
+    return index, facts, problems
+
+
+def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
+          target_version: tuple[int, int] = (3, 11), jobs: int | None = None) -> Report:
+    """Predict, without running any of it, the outcome of every first import under `paths`."""
+    roots, targets = resolve_targets(list(paths), list(source_roots))
+    index, facts, problems = discover_and_parse(targets, roots, target_version, jobs)
+    entries = sorted(n for n, i in index.items()
+                     if i.kind in ("module", "package") and is_entry(n, targets))
+    if not entries:
+        raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        results = tuple(simulate(e, m, index, facts) for e in entries for m in modes)
+    finally:
+        sys.setrecursionlimit(limit)
+    diagnostics = diagnose(results, facts, problems)
+    return Report(results, diagnostics, "static", tuple(roots))
+
+
+__all__ = ["check", "InputError", "Report", "Result"]

@@ -1,0 +1,81 @@
+"""`[tool.importsafe]` in pyproject.toml + command-line flags -> a frozen Config."""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+
+from .model import ALL_MODES, MODES
+
+KNOWN_KEYS = frozenset({"source-roots", "paths", "modes", "target-version"})
+
+
+class ConfigError(Exception):
+    """A configuration file or flag that cannot be used (exit status 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    paths: tuple[str, ...] = ()
+    source_roots: tuple[str, ...] = ()
+    modes: tuple[str, ...] = MODES
+    target_version: tuple[int, int] = (3, 11)
+    config_file: str | None = field(default=None)
+
+
+def find_pyproject(start: str) -> str | None:
+    d = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
+    while True:
+        candidate = os.path.join(d, "pyproject.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def parse_modes(text: str | list) -> tuple[str, ...]:
+    items = text.split(",") if isinstance(text, str) else list(text)
+    modes = tuple(m.strip() for m in items if m.strip())
+    bad = [m for m in modes if m not in ALL_MODES]
+    if bad or not modes:
+        raise ConfigError(f"unknown mode {', '.join(bad) or '(none)'}; choose from "
+                          f"{', '.join(ALL_MODES)}")
+    return modes
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    try:
+        major, minor = (int(p) for p in str(text).split(".")[:2])
+    except ValueError:
+        raise ConfigError(f"target version must look like 3.11, not {text!r}") from None
+    return major, minor
+
+
+def read_table(path: str) -> dict:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    table = data.get("tool", {}).get("importsafe", {})
+    unknown = sorted(set(table) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) in [tool.importsafe]: {', '.join(unknown)}")
+    return table
+
+
+def load_config(paths, source_roots, modes, target_version, start: str) -> Config:
+    """Flags override the file; file paths are relative to the file's directory."""
+    file = find_pyproject(start)
+    table = read_table(file) if file else {}
+    base = os.path.dirname(file) if file else os.getcwd()
+    rel = (lambda p: os.path.normpath(os.path.join(base, p)))
+    return Config(
+        paths=tuple(paths) or tuple(rel(p) for p in table.get("paths", ())),
+        source_roots=tuple(source_roots) or tuple(rel(p) for p in table.get("source-roots", ())),
+        modes=parse_modes(modes) if modes else parse_modes(table.get("modes", list(MODES))),
+        target_version=parse_version(target_version or table.get("target-version", "3.11")),
+        config_file=file,
+    )

@@ -1,0 +1,1 @@
+"""Run first imports for real, in isolated interpreters (probe.py runs inside the target)."""

@@ -1,0 +1,76 @@
+"""Value objects shared by every stage: outcomes, chains, diagnostics, reports.
+
+Everything here is a frozen dataclass holding tuples, so results can be cached, compared and
+sent between processes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Mode = Literal["normal", "bare", "lazy"]
+MODES: tuple[str, ...] = ("normal", "bare")
+ALL_MODES: tuple[str, ...] = ("normal", "bare", "lazy")
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One executing module on the chain, and the line it was executing."""
+
+    module: str
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorInfo:
+    """The exception that escapes `import entry`."""
+
+    exception: str  # "ImportError", "AttributeError", "NameError", "ModuleNotFoundError", ...
+    module: str | None  # module looked in (or the missing module for ModuleNotFoundError)
+    name: str | None  # the name wanted from it
+    message: str  # what CPython 3.11 would print
+    chain: tuple[Frame, ...]
+    # where the missing name is (or would be) bound, when known: (file, line)
+    defined_at: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome of one (entry, mode)."""
+
+    entry: str
+    mode: str
+    outcome: Literal["ok", "error", "unknown", "timeout", "crash"]
+    error: ErrorInfo | None = None
+    reason: str | None = None  # for unknown / timeout / crash
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    name: str
+    severity: Literal["error", "warning", "info"]
+    file: str
+    line: int
+    message: str
+    entry: str | None = None
+    mode: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    results: tuple[Result, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    source: str = "static"
+    roots: tuple[str, ...] = field(default=())
+
+    @property
+    def failed(self) -> bool:
+        return any(r.outcome in ("error", "timeout", "crash") for r in self.results)
+
+    def result(self, entry: str, mode: str) -> Result | None:
+        for r in self.results:
+            if r.entry == entry and r.mode == mode:
+                return r
+        return None

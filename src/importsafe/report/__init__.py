@@ -1,0 +1,1 @@
+"""One renderer per output format; each takes a Report and returns text."""

@@ -1,0 +1,53 @@
+"""The JSON document of `--format json` (schema 1)."""
+from __future__ import annotations
+
+import json
+import os
+
+from ..model import Report, Result
+
+SCHEMA = 1
+
+
+def _rel(path: str, base: str | None) -> str:
+    if not path or base is None:
+        return path
+    try:
+        rel = os.path.relpath(path, base)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def result_dict(r: Result, base: str | None = None) -> dict:
+    out: dict = {"entry": r.entry, "mode": r.mode, "outcome": r.outcome}
+    if r.error is not None:
+        e = r.error
+        out["error"] = {
+            "exception": e.exception, "module": e.module, "name": e.name, "message": e.message,
+            "chain": [{"module": f.module, "file": _rel(f.file, base), "line": f.line}
+                      for f in e.chain],
+        }
+        if e.defined_at is not None:
+            out["error"]["defined_at"] = {"file": _rel(e.defined_at[0], base),
+                                          "line": e.defined_at[1]}
+    if r.reason is not None:
+        out["reason"] = r.reason
+    return out
+
+
+def to_dict(report: Report, base: str | None = None) -> dict:
+    return {
+        "schema": SCHEMA,
+        "source": report.source,
+        "results": [result_dict(r, base) for r in report.results],
+        "diagnostics": [
+            {"code": d.code, "name": d.name, "severity": d.severity, "file": _rel(d.file, base),
+             "line": d.line, "message": d.message}
+            for d in report.diagnostics
+        ],
+    }
+
+
+def render(report: Report, base: str | None = None) -> str:
+    return json.dumps(to_dict(report, base), indent=2) + "\n"

@@ -1,0 +1,62 @@
+"""Human-readable report: each failing (entry, mode) with its error and chain (rich)."""
+from __future__ import annotations
+
+import linecache
+import os
+
+from rich.console import Console
+from rich.text import Text
+
+from ..model import Report, Result
+from .json import _rel
+
+
+def _source_line(path: str, line: int) -> str:
+    return linecache.getline(path, line).strip() if path and line else ""
+
+
+def _result_lines(r: Result, base: str | None) -> list[Text]:
+    out = [Text.assemble(("FAIL " if r.outcome == "error" else "???? ", "bold red"
+                          if r.outcome == "error" else "bold yellow"),
+                         (r.entry, "bold"), f"  [{r.mode}]")]
+    if r.error is None:
+        out.append(Text(f"    unknown: {r.reason}", style="yellow"))
+        return out
+    e = r.error
+    out.append(Text(f"    {e.exception}: {e.message}", style="red"))
+    for i, f in enumerate(e.chain):
+        arrow = "    " + ("  " * i) + ("-> " if i else "")
+        src = _source_line(f.file, f.line)
+        out.append(Text.assemble(arrow, (f.module, "cyan"),
+                                 f"  {_rel(f.file, base)}:{f.line}", ("  " + src, "dim")))
+    if e.defined_at is not None:
+        path, line = e.defined_at
+        src = _source_line(path, line)
+        out.append(Text.assemble(f"    '{e.name}' is bound at ", (f"{_rel(path, base)}:{line}",
+                                                                   "green"), ("  " + src, "dim")))
+    return out
+
+
+def render(report: Report, console: Console, base: str | None = None,
+           show_ok: bool = False) -> None:
+    failing = [r for r in report.results if r.outcome != "ok"]
+    for r in failing:
+        for line in _result_lines(r, base):
+            console.print(line, soft_wrap=True)
+        console.print()
+    problems = [d for d in report.diagnostics if d.code < "IS100" and d.code != "IS004"]
+    for d in problems:
+        console.print(Text(f"{_rel(d.file, base)}:{d.line}: {d.code} {d.name}: {d.message}",
+                           style="yellow"), soft_wrap=True)
+    n_ok = sum(r.outcome == "ok" for r in report.results)
+    n_err = sum(r.outcome == "error" for r in report.results)
+    n_unk = len(report.results) - n_ok - n_err
+    entries = len({r.entry for r in report.results})
+    modes = ",".join(dict.fromkeys(r.mode for r in report.results))
+    style = "bold red" if n_err else "bold green"
+    console.print(Text(f"{entries} entries x modes {modes}: {n_ok} ok, {n_err} failing, "
+                       f"{n_unk} unknown", style=style))
+
+
+def default_base() -> str:
+    return os.getcwd()

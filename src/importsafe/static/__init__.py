@@ -1,0 +1,1 @@
+"""The static stages: discover, facts, simulate. Pure except discover's directory listings."""

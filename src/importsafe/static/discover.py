@@ -1,0 +1,150 @@
+"""Paths -> source roots and the module name <-> file map. Reads directory listings only.
+
+Entries are the modules under the paths the user named; every other module that the analysed
+code can reach inside the same source roots is discovered too, as context.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+SOURCE_SUFFIXES = (".py",)
+OPAQUE_SUFFIXES = (".so", ".pyd", ".pyi")
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleInfo:
+    name: str
+    path: str  # file for modules/packages; directory for namespace packages
+    kind: str  # "module" | "package" | "namespace" | "opaque"
+    root: str
+
+    @property
+    def is_package(self) -> bool:
+        return self.kind in ("package", "namespace")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    roots: tuple[str, ...]
+    modules: tuple[ModuleInfo, ...]  # every discovered module, sorted by name
+    entries: tuple[str, ...]  # modules under the requested paths, sorted
+    problems: tuple[tuple[str, int, str, str], ...]  # (path, line, code, message)
+
+
+def _is_ident(name: str) -> bool:
+    return name.isidentifier()
+
+
+def infer_root(path: str) -> str:
+    """Walk up from a package directory while the parent is a regular package too."""
+    d = path if os.path.isdir(path) else os.path.dirname(path)
+    while os.path.isfile(os.path.join(d, "__init__.py")):
+        d = os.path.dirname(d)
+    return d
+
+
+def module_name_for(path: str, root: str) -> str | None:
+    rel = os.path.relpath(path, root)
+    if rel.startswith(".."):
+        return None
+    parts = rel.split(os.sep)
+    if parts[-1] == "__init__.py":
+        parts = parts[:-1]
+    elif parts[-1].endswith(".py"):
+        parts[-1] = parts[-1][:-3]
+    if parts == ["."] or not all(_is_ident(p) for p in parts):
+        return None
+    return ".".join(parts)
+
+
+def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
+    """(module name, kind) of a file in a package directory, or None."""
+    name = entry.name
+    if name.endswith(".py"):
+        stem = name[:-3]
+        return (stem, "module") if _is_ident(stem) and stem != "__init__" else None
+    for suffix in OPAQUE_SUFFIXES:
+        if name.endswith(suffix):
+            stem = name[: -len(suffix)].split(".", 1)[0]
+            return (stem, "opaque") if _is_ident(stem) and stem != "__init__" else None
+    return None
+
+
+def scan_package(root: str, top: str, problems: list) -> list[ModuleInfo]:
+    """Every module of the top-level package/module `top` under `root` (iterative walk)."""
+    out: list[ModuleInfo] = []
+    base = os.path.join(root, top)
+    if not os.path.isdir(base):
+        for suffix in SOURCE_SUFFIXES + OPAQUE_SUFFIXES:
+            if os.path.isfile(base + suffix):
+                kind = "module" if suffix == ".py" else "opaque"
+                return [ModuleInfo(top, base + suffix, kind, root)]
+        return out
+    seen: set[str] = set()
+    stack = [(base, top)]
+    while stack:
+        directory, dotted = stack.pop()
+        try:
+            real = os.path.realpath(directory)
+            if real in seen:
+                problems.append((directory, 1, "IS003", "symlink loop: directory visited twice"))
+                continue
+            seen.add(real)
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            problems.append((directory, 1, "IS003", f"cannot read directory: {exc.strerror}"))
+            continue
+        init = os.path.join(directory, "__init__.py")
+        is_regular = os.path.isfile(init)
+        out.append(ModuleInfo(dotted, init if is_regular else directory,
+                              "package" if is_regular else "namespace", root))
+        names = {e.name for e in entries}
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError as exc:
+                problems.append((entry.path, 1, "IS003", f"cannot read: {exc.strerror}"))
+                continue
+            if is_dir:
+                if _is_ident(entry.name) and entry.name != "__pycache__" and \
+                        _has_python(entry.path, problems):
+                    stack.append((entry.path, f"{dotted}.{entry.name}"))
+                continue
+            found = _module_file_name(entry)
+            if found is None or found[0] in names:  # a same-named package directory wins
+                continue
+            if found[1] == "opaque" and f"{found[0]}.py" in names:
+                continue
+            out.append(ModuleInfo(f"{dotted}.{found[0]}", entry.path, found[1], root))
+    return _dedupe(out)
+
+
+def _dedupe(infos: list[ModuleInfo]) -> list[ModuleInfo]:
+    by_name: dict[str, ModuleInfo] = {}
+    for info in infos:
+        by_name.setdefault(info.name, info)
+    return list(by_name.values())
+
+
+def _has_python(directory: str, problems: list) -> bool:
+    """Does a directory without `__init__.py` hold Python (so it imports as a namespace)?"""
+    if os.path.isfile(os.path.join(directory, "__init__.py")):
+        return True
+    stack, seen = [directory], set()
+    while stack:
+        d = stack.pop()
+        try:
+            real = os.path.realpath(d)
+            if real in seen:
+                continue
+            seen.add(real)
+            with os.scandir(d) as it:
+                for e in it:
+                    if e.name.endswith(".py"):
+                        return True
+                    if e.is_dir() and _is_ident(e.name):
+                        stack.append(e.path)
+        except OSError:
+            continue
+    return False

@@ -1,0 +1,181 @@
+"""The facts vocabulary: what one module does while it runs, as frozen values.
+
+A module's top-level code is a tuple of events in execution order. Control flow that matters
+for imports (`if`, `try`) keeps its structure; everything else is flattened. Function bodies
+are kept apart (`FunctionFacts`) and replayed only when the module calls them at import time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Guards: where an import statement sits.
+TOP, TYPE_CHECKING, IF, TRY, FUNCTION, CLASS, WITH = (
+    "none", "TYPE_CHECKING", "if", "try", "function", "class", "with")
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """`import a.b.c` (binds `a`), `import a.b.c as x` (binds `x` to a.b.c), or a literal
+    `importlib.import_module("a.b")` / `__import__("a.b")` call (binds nothing itself)."""
+
+    line: int
+    module: str
+    asname: str | None = None
+    guard: str = TOP
+    lazy: bool = False
+    call: str | None = None  # "import_module" | "__import__" for the dynamic forms
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ImportFrom:
+    """`from M import a as b, c` / `from . import x` / `from M import *` (names == (("*", None),)).
+    `module` is absolute (relative forms resolved); None with `error` when it cannot be."""
+
+    line: int
+    module: str | None
+    names: tuple[tuple[str, str | None], ...]
+    level: int = 0
+    guard: str = TOP
+    lazy: bool = False
+    error: str | None = None
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """Read of a name (then of the attribute chain `name.a.b`) while the code runs."""
+
+    line: int
+    name: str
+    attrs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Call of the value `name.attrs`: its body runs now if it is a known function."""
+
+    line: int
+    name: str
+    attrs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Bind:
+    """Names bound in the current namespace. `value` says what they are bound to when known:
+    ("ref", name, attrs) an alias of another value, ("module", dotted, top) the module an
+    import call returned, ("all", names) a literal `__all__`, ("all+", names) extending it."""
+
+    line: int
+    names: tuple[str, ...]
+    value: tuple | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetAttr:
+    """`name.attrs[:-1].attrs[-1] = ...`: binds an attribute on a (module) object."""
+
+    line: int
+    name: str
+    attrs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Del:
+    line: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Dynamic:
+    """A construct that changes the namespace in ways facts cannot follow (exec, globals())."""
+
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """`cond` is "true", "false" or "unknown" (decided at extraction: TYPE_CHECKING,
+    `__name__ == "__main__"`, sys.version_info against the target version)."""
+
+    line: int
+    cond: str
+    body: tuple
+    orelse: tuple
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    line: int
+    types: tuple[str, ...] | None  # None: bare `except:`; ("?",) when not a plain name
+    name: str | None
+    body: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Try:
+    line: int
+    body: tuple
+    handlers: tuple[Handler, ...]
+    orelse: tuple
+    final: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionFacts:
+    """A module-level function: what its body does when called at import time."""
+
+    name: str
+    line: int
+    body: tuple
+    local_names: frozenset[str]
+    global_names: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Def:
+    """Binds a module-level function (after decorators were evaluated and applied)."""
+
+    line: int
+    name: str
+    func: FunctionFacts | None  # None for nested defs (methods): body never replayed
+
+
+@dataclass(frozen=True, slots=True)
+class ClassBody:
+    """Runs the class body in its own namespace, then binds the class name."""
+
+    line: int
+    name: str
+    body: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """Something that stopped a file from being read or parsed."""
+
+    code: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleFacts:
+    name: str
+    path: str
+    is_package: bool
+    body: tuple
+    future_annotations: bool = False
+    # first line binding each module-level name (for "defined at" in diagnostics)
+    bindings: tuple[tuple[str, int], ...] = ()
+    # every module this file names in any import, anywhere (graph edges, superset)
+    imports: frozenset[str] = frozenset()
+    problem: FileProblem | None = None
+
+    def binding_line(self, name: str) -> int | None:
+        for bound, line in self.bindings:
+            if bound == name:
+                return line
+        return None

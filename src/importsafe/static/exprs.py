@@ -1,0 +1,165 @@
+"""Expressions -> the reads and calls they make when evaluated, in evaluation order.
+
+Iterative on purpose: generated code nests expressions thousands deep (sympy's
+`resolvent_lookup.py`), which breaks recursive visitors.
+"""
+from __future__ import annotations
+
+import ast
+
+from .events import Bind, Call, Import, SetAttr, Use
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "conversion", "is_async",
+                          "simple", "level", "id", "attr", "arg"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls) -> tuple[str, ...]:
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = tuple(f for f in cls._fields if f not in _SKIP_FIELDS)
+    return fields
+
+
+def attr_chain(node) -> tuple[str, tuple[str, ...]] | None:
+    """`a.b.c` -> ("a", ("b", "c")); `a` -> ("a", ()); anything else -> None."""
+    attrs = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return node.id, tuple(reversed(attrs))
+    return None
+
+
+def _target_names(node, out: list[str]) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.append(n.id)
+        elif isinstance(n, (ast.Tuple, ast.List)):
+            stack.extend(n.elts)
+        elif isinstance(n, ast.Starred):
+            stack.append(n.value)
+
+
+def _comprehension(node, stack: list) -> None:
+    """Push a comprehension so it runs as CPython does: the first iterable in the enclosing
+    scope, everything else in a scope where the loop targets are local."""
+    gens = node.generators
+    names: list[str] = []
+    for gen in gens:
+        _target_names(gen.target, names)
+    inner: list = []  # in evaluation order
+    for i, gen in enumerate(gens):
+        if i:
+            inner.append(gen.iter)
+        inner.extend(gen.ifs)
+    if isinstance(node, ast.DictComp):
+        inner.extend((node.key, node.value))
+    else:
+        inner.append(node.elt)
+    stack.append(("pop", names))
+    stack.extend(reversed(inner))
+    stack.append(("push", names))
+    stack.append(gens[0].iter)
+
+
+def expr_events(root, import_call=None) -> list:
+    """Events of evaluating `root` now. `import_call(call)` recognises literal import calls."""
+    out: list = []
+    shadow: dict[str, int] = {}
+    stack: list = [root]
+    while stack:
+        node = stack.pop()
+        cls = node.__class__
+        if cls is tuple:
+            tag = node[0]
+            if tag == "call":
+                out.append(Call(node[1], node[2], node[3]))
+            elif tag == "bind":
+                out.append(Bind(node[1], (node[2],)))
+            elif tag == "push":
+                for n in node[1]:
+                    shadow[n] = shadow.get(n, 0) + 1
+            else:
+                for n in node[1]:
+                    shadow[n] -= 1
+                    if not shadow[n]:
+                        del shadow[n]
+            continue
+        if cls is ast.Name:
+            if node.id not in shadow and node.ctx.__class__ is ast.Load:
+                out.append(Use(node.lineno, node.id))
+            continue
+        if cls is ast.Constant:
+            continue
+        if cls is ast.Attribute:
+            chain = attr_chain(node)
+            if chain is None:
+                stack.append(node.value)
+            elif chain[0] not in shadow:
+                out.append(Use(node.lineno, chain[0], chain[1]))
+            continue
+        if cls is ast.Call:
+            found = import_call(node) if import_call is not None else None
+            if found is not None:
+                out.append(Import(node.lineno, found[1], call=found[2], col=node.col_offset))
+                continue
+            chain = attr_chain(node.func)
+            if chain is not None and chain[0] not in shadow:
+                stack.append(("call", node.lineno, chain[0], chain[1]))
+            for kw in reversed(node.keywords):
+                stack.append(kw.value)
+            stack.extend(reversed(node.args))
+            stack.append(node.func)
+            continue
+        if cls is ast.Lambda:
+            args = node.args
+            stack.extend(d for d in reversed(args.kw_defaults) if d is not None)
+            stack.extend(reversed(args.defaults))
+            continue
+        if cls in _COMPREHENSIONS:
+            _comprehension(node, stack)
+            continue
+        if cls is ast.NamedExpr:
+            stack.append(("bind", node.lineno, node.target.id))
+            stack.append(node.value)
+            continue
+        children: list = []
+        for field in _fields(cls):
+            value = getattr(node, field)
+            if value.__class__ is list:
+                children.extend(v for v in value if v is not None and not isinstance(v, str))
+            elif value is not None and isinstance(value, ast.AST):
+                children.append(value)
+        stack.extend(reversed(children))
+    return out
+
+
+def target_events(target, line: int, reads_only: bool = False) -> list:
+    """Events of assigning to `target`: reads of the objects written into, then the binds."""
+    out: list = []
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            if not reads_only:
+                out.append(Bind(line, (node.id,)))
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(reversed(node.elts))
+        elif isinstance(node, ast.Starred):
+            stack.append(node.value)
+        elif isinstance(node, ast.Attribute):
+            chain = attr_chain(node.value)
+            if chain is not None:
+                out.append(Use(line, chain[0], chain[1]))
+                out.append(SetAttr(line, chain[0], chain[1] + (node.attr,)))
+            else:
+                out.extend(expr_events(node.value))
+        elif isinstance(node, ast.Subscript):
+            out.extend(expr_events(node.value))
+            out.extend(expr_events(node.slice))
+    return out

@@ -1,0 +1,498 @@
+"""One file -> ModuleFacts. Pure: parses source text, never executes or imports it.
+
+Statements are visited recursively (Python limits their nesting to ~100 levels); expressions,
+which real code nests far deeper, are walked with an explicit stack.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+
+from .events import (
+    CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def, Del,
+    Dynamic, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, SetAttr,
+    Try, Use,
+)
+from .exprs import attr_chain, expr_events, target_events
+
+TargetVersion = tuple[int, int]
+
+
+def resolve_relative(module: str | None, level: int, package: str) -> str | None:
+    """importlib._bootstrap._resolve_name; None when it climbs above the top-level package."""
+    if level == 0:
+        return module
+    bits = package.rsplit(".", level - 1) if package else []
+    if not package or len(bits) < level:
+        return None
+    base = bits[0]
+    return f"{base}.{module}" if module else base
+
+
+class _Extractor:
+    """Walks one module body; `guard` and `in_function` say where we are."""
+
+    def __init__(self, name: str, is_package: bool, target: TargetVersion, future: bool):
+        self.name = name
+        self.package = name if is_package else name.rpartition(".")[0]
+        self.version = target
+        self.future = future
+        self.imports: set[str] = set()
+        self.bindings: dict[str, int] = {}
+        self.declared_global: set[str] = set()
+
+    # -- blocks ---------------------------------------------------------------------------
+    def block(self, stmts, guard: str, scope: str) -> tuple:
+        out: list = []
+        for stmt in stmts:
+            handler = getattr(self, "s_" + type(stmt).__name__, None)
+            if handler is not None:
+                handler(stmt, out, guard, scope)
+            else:
+                self.generic(stmt, out, scope)
+        return tuple(out)
+
+    def generic(self, stmt, out, scope):
+        """Expression statements, return, raise, assert...: their reads, in order."""
+        for field in stmt._fields:
+            value = getattr(stmt, field)
+            if isinstance(value, ast.expr):
+                self.expr(value, out, scope)
+
+    def expr(self, node, out, scope):
+        out.extend(expr_events(node, self._import_call))
+
+    def bind(self, names, line, out, scope, value=None):
+        if names:
+            out.append(Bind(line, tuple(names), value))
+            if scope == "module":
+                for n in names:
+                    self.bindings.setdefault(n, line)
+
+    # -- imports --------------------------------------------------------------------------
+    def s_Import(self, node, out, guard, scope):
+        lazy = _is_lazy(node)
+        for alias in node.names:
+            self.imports.add(alias.name)
+            out.append(Import(node.lineno, alias.name, alias.asname, guard, lazy,
+                              col=node.col_offset))
+            if scope == "module":
+                bound = alias.asname or alias.name.partition(".")[0]
+                self.bindings.setdefault(bound, node.lineno)
+
+    def s_ImportFrom(self, node, out, guard, scope):
+        module = resolve_relative(node.module, node.level, self.package)
+        names = tuple((a.name, a.asname) for a in node.names)
+        error = None
+        if module is None:
+            error = ("attempted relative import with no known parent package" if not self.package
+                     else "attempted relative import beyond top-level package")
+        elif module == "__future__":
+            return
+        else:
+            self.imports.add(module)
+            self.imports.update(f"{module}.{n}" for n, _ in names if n != "*")
+        out.append(ImportFrom(node.lineno, module, names, node.level, guard, _is_lazy(node),
+                              error, node.col_offset))
+        if scope == "module":
+            for n, asname in names:
+                if n != "*":
+                    self.bindings.setdefault(asname or n, node.lineno)
+
+    def _import_call(self, call: ast.Call) -> tuple | None:
+        """A literal importlib.import_module / __import__ call -> ("module", name, kind)."""
+        func = call.func
+        chain = attr_chain(func)
+        if chain is None or not call.args or not isinstance(call.args[0], ast.Constant) \
+                or not isinstance(call.args[0].value, str):
+            return None
+        name, attrs = chain
+        if (name, attrs) in (("importlib", ("import_module",)), ("import_module", ())):
+            target = call.args[0].value
+            if target.startswith("."):
+                anchor = _anchor(call, self.name, self.package)
+                level = len(target) - len(target.lstrip("."))
+                target = resolve_relative(target[level:] or None, level, anchor) if anchor \
+                    else None
+                if target is None:
+                    return None
+            self.imports.add(target)
+            return ("module", target, "import_module")
+        if (name, attrs) == ("__import__", ()) and len(call.args) == 1 and not call.keywords:
+            self.imports.add(call.args[0].value)
+            return ("module", call.args[0].value, "__import__")
+        return None
+
+    # -- definitions ----------------------------------------------------------------------
+    def s_FunctionDef(self, node, out, guard, scope):
+        for dec in node.decorator_list:
+            self.expr(dec, out, scope)
+        args = node.args
+        for default in (*args.defaults, *(d for d in args.kw_defaults if d is not None)):
+            self.expr(default, out, scope)
+        if not self.future:
+            for arg in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs,
+                        args.kwarg):
+                if arg is not None and arg.annotation is not None:
+                    self.expr(arg.annotation, out, scope)
+            if node.returns is not None:
+                self.expr(node.returns, out, scope)
+        for dec in reversed(node.decorator_list):
+            chain = attr_chain(dec)
+            if chain is not None:
+                out.append(Call(node.lineno, chain[0], chain[1]))
+        func = self.function(node) if scope == "module" else None
+        out.append(Def(node.lineno, node.name, func))
+        if scope == "module":
+            self.bindings.setdefault(node.name, node.lineno)
+
+    s_AsyncFunctionDef = s_FunctionDef
+
+    def function(self, node) -> FunctionFacts:
+        sub = _Extractor(self.name, False, self.version, self.future)
+        sub.package = self.package
+        body = sub.block(node.body, FUNCTION, "function")
+        self.imports |= sub.imports
+        args = node.args
+        local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        local |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        local |= bound_names(body)
+        return FunctionFacts(node.name, node.lineno, body, frozenset(local - sub.declared_global),
+                             frozenset(sub.declared_global))
+
+    def s_ClassDef(self, node, out, guard, scope):
+        for dec in node.decorator_list:
+            self.expr(dec, out, scope)
+        for base in node.bases:
+            self.expr(base, out, scope)
+        for kw in node.keywords:
+            self.expr(kw.value, out, scope)
+        body = self.block(node.body, CLASS if guard == TOP else guard, "class")
+        for dec in reversed(node.decorator_list):
+            chain = attr_chain(dec)
+            if chain is not None:
+                out.append(Call(node.lineno, chain[0], chain[1]))
+        out.append(ClassBody(node.lineno, node.name, body))
+        if scope == "module":
+            self.bindings.setdefault(node.name, node.lineno)
+
+    # -- assignments ----------------------------------------------------------------------
+    def s_Assign(self, node, out, guard, scope):
+        self.expr(node.value, out, scope)
+        value = self._value_of(node.value, node.targets)
+        for target in node.targets:
+            self.target(target, node.lineno, out, scope, value)
+
+    def s_AnnAssign(self, node, out, guard, scope):
+        if node.value is not None:
+            self.expr(node.value, out, scope)
+            self.target(node.target, node.lineno, out, scope,
+                        self._value_of(node.value, [node.target]))
+        elif not isinstance(node.target, ast.Name):
+            out.extend(target_events(node.target, node.lineno, reads_only=True))
+        if node.simple and scope != "function" and not self.future:
+            self.expr(node.annotation, out, scope)
+
+    def s_AugAssign(self, node, out, guard, scope):
+        target = node.target
+        if isinstance(target, ast.Name):
+            out.append(Use(node.lineno, target.id))
+        self.expr(node.value, out, scope)
+        value = None
+        if isinstance(target, ast.Name) and target.id == "__all__":
+            value = _all_value(node.value, extend=True)
+        self.target(target, node.lineno, out, scope, value)
+
+    def target(self, target, line, out, scope, value=None):
+        if isinstance(target, ast.Name):
+            self.bind([target.id], line, out, scope, value)
+            return
+        if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
+            out.append(Dynamic(line, "assignment into globals()"))
+            return
+        events = target_events(target, line)
+        out.extend(e for e in events if not isinstance(e, Bind))
+        names = [n for e in events if isinstance(e, Bind) for n in e.names]
+        self.bind(names, line, out, scope)
+
+    def _value_of(self, value, targets) -> tuple | None:
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == "__all__":
+            return _all_value(value, extend=False)
+        chain = attr_chain(value)
+        if chain is not None:
+            return ("ref", chain[0], chain[1])
+        if isinstance(value, ast.Call):
+            return self._import_call(value)
+        return None
+
+    def s_Delete(self, node, out, guard, scope):
+        names = []
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                names.append(target.id)
+            else:
+                self.expr(target, out, scope)
+        if names:
+            out.append(Del(node.lineno, tuple(names)))
+
+    def s_Global(self, node, out, guard, scope):
+        self.declared_global.update(node.names)
+
+    s_Nonlocal = s_Global
+
+    # -- control flow ---------------------------------------------------------------------
+    def s_If(self, node, out, guard, scope):
+        cond, why = self.decide(node.test)
+        self.expr(node.test, out, scope)
+        body_guard = TYPE_CHECKING if why == "TYPE_CHECKING" and cond == "false" else \
+            (guard if guard != TOP else IF)
+        else_guard = TYPE_CHECKING if why == "TYPE_CHECKING" and cond == "true" else \
+            (guard if guard != TOP else IF)
+        if cond != "unknown" and guard == TOP and why != "TYPE_CHECKING":
+            body_guard = else_guard = TOP  # a decided condition is plain top-level code
+        body = self.block(node.body, body_guard, scope)
+        orelse = self.block(node.orelse, else_guard, scope)
+        out.append(If(node.lineno, cond, body, orelse, why))
+
+    def decide(self, test) -> tuple[str, str]:
+        return decide_condition(test, self.version)
+
+    def s_Try(self, node, out, guard, scope):
+        inner = TRY if guard in (TOP, WITH) else guard
+        body = self.block(node.body, inner, scope)
+        handlers = []
+        for h in node.handlers:
+            types = _handler_types(h.type)
+            hbody = self.block(h.body, inner, scope)
+            handlers.append(Handler(h.lineno, types, h.name, hbody))
+            if h.name and scope == "module":
+                self.bindings.setdefault(h.name, h.lineno)
+        orelse = self.block(node.orelse, inner, scope)
+        final = self.block(node.finalbody, inner, scope)
+        out.append(Try(node.lineno, body, tuple(handlers), orelse, final))
+
+    s_TryStar = s_Try
+
+    def s_For(self, node, out, guard, scope):
+        self.expr(node.iter, out, scope)
+        self.target(node.target, node.lineno, out, scope)
+        out.extend(self.block(node.body, guard, scope))
+        out.extend(self.block(node.orelse, guard, scope))
+
+    s_AsyncFor = s_For
+
+    def s_While(self, node, out, guard, scope):
+        self.expr(node.test, out, scope)
+        out.extend(self.block(node.body, guard, scope))
+        out.extend(self.block(node.orelse, guard, scope))
+
+    def s_With(self, node, out, guard, scope):
+        for item in node.items:
+            self.expr(item.context_expr, out, scope)
+            if item.optional_vars is not None:
+                self.target(item.optional_vars, node.lineno, out, scope)
+        out.extend(self.block(node.body, WITH if guard == TOP else guard, scope))
+
+    s_AsyncWith = s_With
+
+    def s_Match(self, node, out, guard, scope):
+        self.expr(node.subject, out, scope)
+        for case in node.cases:
+            out.extend(self.block(case.body, IF if guard == TOP else guard, scope))
+
+    def s_Expr(self, node, out, guard, scope):
+        value = node.value
+        if isinstance(value, ast.Call):
+            dyn = _dynamic_call(value)
+            if dyn:
+                self.expr(value, out, scope)
+                out.append(Dynamic(node.lineno, dyn))
+                return
+            chain = attr_chain(value.func)
+            if chain and chain[0] == "__all__" and chain[1] in (("extend",), ("append",)) \
+                    and scope == "module":
+                self.expr(value, out, scope)
+                arg = value.args[0] if len(value.args) == 1 else None
+                if chain[1] == ("append",):
+                    names = _all_value(ast.List([arg], ast.Load()) if arg else None, extend=True)
+                else:
+                    names = _all_value(arg, extend=True)
+                out.append(Bind(node.lineno, ("__all__",), names))
+                return
+        self.expr(value, out, scope)
+
+    def s_TypeAlias(self, node, out, guard, scope):
+        self.bind([node.name.id], node.lineno, out, scope)  # value is lazily evaluated
+
+
+def decide_condition(test, target: TargetVersion) -> tuple[str, str]:
+    """Decide an `if` test statically: ("true"|"false"|"unknown", why)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        cond, why = decide_condition(test.operand, target)
+        return {"true": "false", "false": "true"}.get(cond, cond), why
+    chain = attr_chain(test)
+    if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or
+                              (chain[0] == "TYPE_CHECKING" and not chain[1])):
+        return "false", "TYPE_CHECKING"
+    if isinstance(test, ast.Constant):
+        return ("true" if test.value else "false"), "constant"
+    if isinstance(test, ast.BoolOp):
+        parts = [decide_condition(v, target) for v in test.values]
+        conds = [c for c, _ in parts]
+        why = "TYPE_CHECKING" if any(w == "TYPE_CHECKING" for _, w in parts) else "bool"
+        if isinstance(test.op, ast.And):
+            if "false" in conds:
+                return "false", why
+            return ("true" if all(c == "true" for c in conds) else "unknown"), why
+        if "true" in conds:
+            return "true", why
+        return ("false" if all(c == "false" for c in conds) else "unknown"), why
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return _decide_compare(test, target)
+    return "unknown", ""
+
+
+def _decide_compare(test, target) -> tuple[str, str]:
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if attr_chain(left) == ("__name__", ()) and isinstance(right, ast.Constant) \
+            and right.value == "__main__":
+        return ("false" if isinstance(op, ast.Eq) else "true"), "__main__"
+    lchain = attr_chain(left.value if isinstance(left, ast.Subscript) else left)
+    if lchain == ("sys", ("version_info",)) and isinstance(right, ast.Tuple):
+        try:
+            want = tuple(ast.literal_eval(right))
+        except ValueError:
+            return "unknown", ""
+        have = target + (0,) * 3
+        have = have[:len(want)] if isinstance(left, ast.Subscript) else have
+        ops = {ast.GtE: lambda a, b: a >= b, ast.Gt: lambda a, b: a > b,
+               ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+               ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
+        fn = ops.get(type(op))
+        if fn is None:
+            return "unknown", ""
+        return ("true" if fn(have[:len(want)], want) else "false"), "version"
+    if lchain == ("sys", ("platform",)) and isinstance(right, ast.Constant):
+        same = sys.platform == right.value
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return ("true" if same == isinstance(op, ast.Eq) else "false"), "platform"
+    return "unknown", ""
+
+
+def _anchor(call: ast.Call, name: str, package: str) -> str | None:
+    """The `package` argument of a relative import_module call, when it is knowable."""
+    arg = call.args[1] if len(call.args) > 1 else next(
+        (k.value for k in call.keywords if k.arg == "package"), None)
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    chain = attr_chain(arg) if arg is not None else None
+    if chain == ("__name__", ()):
+        return name
+    if chain in (("__package__", ()), ("__spec__", ("parent",))):
+        return package
+    return None
+
+
+def _is_lazy(node) -> bool:
+    return bool(getattr(node, "is_lazy", False))
+
+
+def _handler_types(node) -> tuple[str, ...] | None:
+    if node is None:
+        return None
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    out = []
+    for item in items:
+        chain = attr_chain(item)
+        out.append(chain[1][-1] if chain and chain[1] else (chain[0] if chain else "?"))
+    return tuple(out)
+
+
+def _is_globals_call(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("globals", "vars", "locals") and not node.args
+
+
+def _dynamic_call(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in ("exec", "execfile"):
+        return f"{func.id}() can bind any name"
+    if isinstance(func, ast.Attribute) and func.attr in ("update", "setdefault", "__setitem__") \
+            and _is_globals_call(func.value):
+        return f"{func.value.func.id}().{func.attr}() can bind any name"
+    if isinstance(func, ast.Name) and func.id == "setattr" and call.args:
+        first = call.args[0]
+        if isinstance(first, ast.Subscript) and attr_chain(first.value) == ("sys", ("modules",)):
+            return "setattr() on sys.modules[...] can bind any name"
+    return None
+
+
+def _all_value(node, extend: bool) -> tuple | None:
+    kind = "all+" if extend else "all"
+    if isinstance(node, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return (kind, tuple(e.value for e in node.elts))
+    return (kind, None)
+
+
+def bound_names(events) -> set[str]:
+    """Every name an event list binds in its own namespace (for a function: its locals)."""
+    names: set[str] = set()
+    stack = list(events)
+    while stack:
+        e = stack.pop()
+        cls = e.__class__
+        if cls is Bind:
+            names.update(e.names)
+        elif cls is Import and e.call is None:
+            names.add(e.asname or e.module.partition(".")[0])
+        elif cls is ImportFrom:
+            names.update(a or n for n, a in e.names if n != "*")
+        elif cls in (Def, ClassBody):
+            names.add(e.name)
+        elif cls is If:
+            stack.extend(e.body)
+            stack.extend(e.orelse)
+        elif cls is Try:
+            stack.extend(e.body)
+            stack.extend(e.orelse)
+            stack.extend(e.final)
+            for h in e.handlers:
+                if h.name:
+                    names.add(h.name)
+                stack.extend(h.body)
+    return names
+
+
+def extract(tree: ast.Module, name: str, path: str, is_package: bool,
+            target: TargetVersion = (3, 11)) -> ModuleFacts:
+    future = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and
+                 any(a.name == "annotations" for a in s.names) for s in tree.body)
+    ex = _Extractor(name, is_package, target, future)
+    body = ex.block(tree.body, TOP, "module")
+    return ModuleFacts(name, path, is_package, body, future,
+                       tuple(sorted(ex.bindings.items(), key=lambda kv: kv[1])),
+                       frozenset(ex.imports))
+
+
+def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
+                      target: TargetVersion = (3, 11)) -> ModuleFacts:
+    """Parse and extract; a file that cannot be read as Python gives facts with a problem."""
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        problem = FileProblem("IS001", exc.lineno or 1, f"cannot parse: {exc.msg}")
+        return ModuleFacts(name, path, is_package, (), problem=problem)
+    except (ValueError, UnicodeDecodeError) as exc:
+        problem = FileProblem("IS002", 1, f"cannot decode: {exc}")
+        return ModuleFacts(name, path, is_package, (), problem=problem)
+    except RecursionError:
+        problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
+        return ModuleFacts(name, path, is_package, (), problem=problem)
+    return extract(tree, name, path, is_package, target)
+
+
+__all__ = ["extract", "facts_from_source", "resolve_relative", "decide_condition",
+           "Import", "ImportFrom", "Use", "Call", "Bind", "Del", "Def", "ClassBody", "If",
+           "Try", "Handler", "Dynamic", "SetAttr", "FunctionFacts", "ModuleFacts",
+           "FileProblem", "TOP", "TYPE_CHECKING", "IF", "TRY", "FUNCTION", "CLASS", "WITH"]

@@ -1,0 +1,64 @@
+"""Shared test helpers: run real CPython over (entry, mode) jobs, read fixture expectations."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PROBE = Path(__file__).resolve().parents[1] / "src" / "importsafe" / "dynamic" / "probe.py"
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def run_cpython(roots, jobs, python=sys.executable, timeout=20):
+    """Run every (entry, mode) first import for real; one forked child each. Returns dicts."""
+    request = {"roots": [str(r) for r in roots], "jobs": [list(j) for j in jobs],
+               "timeout": timeout, "fork": True}
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([python, "-S", "-B", str(PROBE), "--batch"], input=json.dumps(request),
+                          capture_output=True, text=True, env=env, cwd=str(roots[0]),
+                          timeout=timeout * max(1, len(jobs)) + 30)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+def outcome_key(result):
+    """The tuple compared between prediction and reality: outcome, exception, module, name."""
+    if result["outcome"] != "error":
+        return (result["outcome"],)
+    err = result["error"]
+    return ("error", err["exception"], err["module"], err["name"])
+
+
+@dataclass(frozen=True)
+class Expectation:
+    entry: str
+    mode: str
+    key: tuple
+    static_unknown: bool  # static analysis is expected to answer `unknown` here
+
+
+def read_expected(case_dir: Path) -> list[Expectation]:
+    """Parse `expected.txt`: `entry mode ok` or `entry mode Exception module name`, `-` for None,
+    optional trailing `static=unknown`; `#` starts a comment."""
+    out = []
+    for raw in (case_dir / "expected.txt").read_text().splitlines():
+        line = raw.split("#", 1)[0].split()
+        if not line:
+            continue
+        static_unknown = "static=unknown" in line
+        line = [w for w in line if w != "static=unknown"]
+        entry, mode, rest = line[0], line[1], line[2:]
+        if rest == ["ok"]:
+            key = ("ok",)
+        else:
+            exc, module, name = rest
+            key = ("error", exc, None if module == "-" else module, None if name == "-" else name)
+        out.append(Expectation(entry, mode, key, static_unknown))
+    return out
+
+
+def case_dirs():
+    return sorted(p for p in CASES.iterdir() if (p / "expected.txt").is_file())
