@@ -10,6 +10,7 @@ from pathlib import Path
 
 PROBE = Path(__file__).resolve().parents[1] / "src" / "importsafe" / "dynamic" / "probe.py"
 CASES = Path(__file__).resolve().parent / "cases"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def run_cpython(roots, jobs, python=sys.executable, timeout=20):
@@ -37,28 +38,33 @@ class Expectation:
     entry: str
     mode: str
     key: tuple
-    static_unknown: bool  # static analysis is expected to answer `unknown` here
+    static: tuple | None  # what static analysis answers instead, where it knowingly differs
 
 
 def read_expected(case_dir: Path) -> list[Expectation]:
     """Parse `expected.txt`: `entry mode ok` or `entry mode Exception module name`, `-` for None,
-    optional trailing `static=unknown`; `#` starts a comment."""
+    optional trailing `static=unknown` (undecidable statically) or `static=ok` (the failure
+    comes from an external module, which static analysis assumes importable); `#` starts a
+    comment."""
     out = []
     for raw in (case_dir / "expected.txt").read_text().splitlines():
         line = raw.split("#", 1)[0].split()
         if not line:
             continue
-        static_unknown = "static=unknown" in line
-        line = [w for w in line if w != "static=unknown"]
+        static = next((("ok",) if w == "static=ok" else ("unknown",)
+                       for w in line if w.startswith("static=")), None)
+        line = [w for w in line if not w.startswith("static=")]
         entry, mode, rest = line[0], line[1], line[2:]
         if rest == ["ok"]:
             key = ("ok",)
         else:
             exc, module, name = rest
             key = ("error", exc, None if module == "-" else module, None if name == "-" else name)
-        out.append(Expectation(entry, mode, key, static_unknown))
+        out.append(Expectation(entry, mode, key, static))
     return out
 
 
 def case_dirs():
-    return sorted(p for p in CASES.iterdir() if (p / "expected.txt").is_file())
+    """Every fixture root with an expected.txt, and the bundled examples root."""
+    dirs = sorted(p for p in CASES.iterdir() if (p / "expected.txt").is_file())
+    return dirs + ([EXAMPLES] if (EXAMPLES / "expected.txt").is_file() else [])

@@ -275,15 +275,17 @@ class _Extractor:
 
     def s_For(self, node, out, guard, scope):
         self.expr(node.iter, out, scope)
-        self.target(node.target, node.lineno, out, scope)
-        out.extend(self.block(node.body, guard, scope))
+        if not _is_empty_literal(node.iter):  # a literal empty iterable never runs the body
+            self.target(node.target, node.lineno, out, scope)
+            out.extend(self.block(node.body, guard, scope))
         out.extend(self.block(node.orelse, guard, scope))
 
     s_AsyncFor = s_For
 
     def s_While(self, node, out, guard, scope):
         self.expr(node.test, out, scope)
-        out.extend(self.block(node.body, guard, scope))
+        if decide_condition(node.test, self.version)[0] != "false":
+            out.extend(self.block(node.body, guard, scope))
         out.extend(self.block(node.orelse, guard, scope))
 
     def s_With(self, node, out, guard, scope):
@@ -391,6 +393,14 @@ def _anchor(call: ast.Call, name: str, package: str) -> str | None:
     if chain in (("__package__", ()), ("__spec__", ("parent",))):
         return package
     return None
+
+
+def _is_empty_literal(node) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return isinstance(node, ast.Constant) and node.value in ("", b"")
 
 
 def _is_lazy(node) -> bool:

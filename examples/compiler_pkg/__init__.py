@@ -1,0 +1,30 @@
+"""A toy compiler toolkit: programs, backends, capture and verification.
+
+The order of the imports below matters. ``program`` <-> ``backend_api`` and
+``capture`` <-> ``verifier`` are circular imports that only work when entered from
+the first module of each pair, so this file imports ``program`` before
+``backend_api`` and ``capture`` before ``verifier``. Importing ``backend_api`` or
+``verifier`` first (with this file not run, as a lazy or "bare parent" import
+does) fails.
+"""
+from .program import FakeProgram, Program
+from .backend_api import Backend, Spec, get_backend, register_backend
+from .capture import Capture, CaptureConfig
+from .verifier import VerificationError, Verifier, verify
+from . import ir, passes
+
+__all__ = [
+    "Backend",
+    "Capture",
+    "CaptureConfig",
+    "FakeProgram",
+    "Program",
+    "Spec",
+    "VerificationError",
+    "Verifier",
+    "get_backend",
+    "ir",
+    "passes",
+    "register_backend",
+    "verify",
+]

@@ -1,0 +1,1 @@
+# R2/R4: an empty package.

@@ -1,0 +1,4 @@
+# R4: imports b (which reads a.X at top level) before X is bound.
+from attrpartial import b
+
+X = "a"

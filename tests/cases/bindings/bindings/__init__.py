@@ -1,0 +1,1 @@
+# bindings: an empty package.

@@ -1,0 +1,1 @@
+# conditional: an empty package.

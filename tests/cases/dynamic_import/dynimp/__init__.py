@@ -1,0 +1,1 @@
+# R11: an empty package.

@@ -1,0 +1,4 @@
+# R11: __import__("dynimp.f") returns the top package; f runs now.
+top = __import__("dynimp.f")
+
+E = "e"

@@ -1,0 +1,1 @@
+# unknown: an empty package.

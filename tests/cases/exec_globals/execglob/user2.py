@@ -1,0 +1,5 @@
+# unknown: mid-cycle Z is not bound yet (the exec has not run) -> ImportError; entered first, dyn2
+# completes and its exec binds Z.
+from execglob.dyn2 import Z
+
+COPY = Z

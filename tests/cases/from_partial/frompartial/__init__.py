@@ -1,0 +1,1 @@
+# R5: an empty package; the cycles live in its submodules.

@@ -1,0 +1,2 @@
+# R5: an ordinary submodule; `from fromsub import d` executes this file.
+VALUE = 4

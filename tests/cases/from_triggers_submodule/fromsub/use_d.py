@@ -1,0 +1,4 @@
+# R5: `from fromsub import d` imports the submodule fromsub.d because it is not an attribute yet.
+from fromsub import d
+
+VALUE = d.VALUE

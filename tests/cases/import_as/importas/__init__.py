@@ -1,0 +1,1 @@
+# R7: an empty package.

@@ -1,0 +1,2 @@
+# R5: a submodule that does not exist: ModuleNotFoundError for missing.nosuch.
+import missing.nosuch

@@ -1,0 +1,1 @@
+# R10: an empty package.

@@ -1,0 +1,3 @@
+# reexport: defines the re-exported class; imports nothing from the package.
+class Thing:
+    """A thing."""

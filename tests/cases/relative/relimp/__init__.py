@@ -1,0 +1,1 @@
+# R8: an empty top package.

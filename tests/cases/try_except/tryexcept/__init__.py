@@ -1,0 +1,1 @@
+# R13/R3: an empty package.

@@ -1,0 +1,1 @@
+# R13: an empty package.
