@@ -13,6 +13,7 @@ from .static.events import ModuleFacts
 from .static.facts import facts_from_source
 from .static.layout import InputError, Target, find_top, is_entry, resolve_targets, scan
 from .static.simulate import simulate
+from .static.state import Program
 
 PARALLEL_MIN_FILES = 400
 RECURSION_LIMIT = 20000
@@ -82,7 +83,8 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
 
 
 def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
-          target_version: tuple[int, int] = (3, 11), jobs: int | None = None) -> Report:
+          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
+          memo: bool = True) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`."""
     roots, targets = resolve_targets(list(paths), list(source_roots))
     index, facts, problems = discover_and_parse(targets, roots, target_version, jobs)
@@ -92,8 +94,9 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    program = Program(index, facts, memo=memo)
     try:
-        results = tuple(simulate(e, m, index, facts) for e in entries for m in modes)
+        results = tuple(simulate(e, m, program) for e in entries for m in modes)
     finally:
         sys.setrecursionlimit(limit)
     diagnostics = diagnose(results, facts, problems)

@@ -95,6 +95,13 @@ class Dynamic:
 
 
 @dataclass(frozen=True, slots=True)
+class Exit:
+    """`return` / `raise` in a function body: the rest of the body does not run."""
+
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class If:
     """`cond` is "true", "false" or "unknown" (decided at extraction: TYPE_CHECKING,
     `__name__ == "__main__"`, sys.version_info against the target version)."""
@@ -123,7 +130,7 @@ class Try:
     final: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by identity: cheap
 class FunctionFacts:
     """A module-level function: what its body does when called at import time."""
 

@@ -10,7 +10,7 @@ import sys
 
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def, Del,
-    Dynamic, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, SetAttr,
+    Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, SetAttr,
     Try, Use,
 )
 from .exprs import attr_chain, expr_events, target_events
@@ -40,6 +40,11 @@ class _Extractor:
         self.imports: set[str] = set()
         self.bindings: dict[str, int] = {}
         self.declared_global: set[str] = set()
+        # module-level names known to hold a literal truth value (`PY3 = True`), for
+        # deciding `if not PY3:`; `flow` says whether code here surely runs ("live"), may
+        # run ("maybe": bindings forget what we knew), or never runs ("dead").
+        self.consts: dict[str, object] = {}
+        self.flow = "live"
 
     # -- blocks ---------------------------------------------------------------------------
     def block(self, stmts, guard: str, scope: str) -> tuple:
@@ -68,6 +73,19 @@ class _Extractor:
             if scope == "module":
                 for n in names:
                     self.bindings.setdefault(n, line)
+                    if self.flow != "dead":
+                        self.consts.pop(n, None)
+
+    def in_flow(self, flow: str, fn, *args):
+        """Run fn with the flow state narrowed to `flow` (dead > maybe > live)."""
+        saved = self.flow
+        if saved == "dead" or (saved == "maybe" and flow == "live"):
+            flow = saved
+        self.flow = flow
+        try:
+            return fn(*args)
+        finally:
+            self.flow = saved
 
     # -- imports --------------------------------------------------------------------------
     def s_Import(self, node, out, guard, scope):
@@ -91,7 +109,7 @@ class _Extractor:
             return
         else:
             self.imports.add(module)
-            self.imports.update(f"{module}.{n}" for n, _ in names if n != "*")
+            self.imports.update(f"{module}.{n}" if n != "*" else f"{module}.*" for n, _ in names)
         out.append(ImportFrom(node.lineno, module, names, node.level, guard, _is_lazy(node),
                               error, node.col_offset))
         if scope == "module":
@@ -182,6 +200,14 @@ class _Extractor:
         value = self._value_of(node.value, node.targets)
         for target in node.targets:
             self.target(target, node.lineno, out, scope, value)
+        if scope == "module" and self.flow == "live" and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, ast.Constant):
+                self.consts[node.targets[0].id] = node.value.value
+            else:
+                cond, why = self.decide(node.value)
+                if cond != "unknown" and why != "TYPE_CHECKING":
+                    self.consts[node.targets[0].id] = cond == "true"
 
     def s_AnnAssign(self, node, out, guard, scope):
         if node.value is not None:
@@ -225,6 +251,13 @@ class _Extractor:
             return self._import_call(value)
         return None
 
+    def s_Return(self, node, out, guard, scope):
+        self.generic(node, out, scope)
+        if scope == "function":
+            out.append(Exit(node.lineno))
+
+    s_Raise = s_Return
+
     def s_Delete(self, node, out, guard, scope):
         names = []
         for target in node.targets:
@@ -250,15 +283,23 @@ class _Extractor:
             (guard if guard != TOP else IF)
         if cond != "unknown" and guard == TOP and why != "TYPE_CHECKING":
             body_guard = else_guard = TOP  # a decided condition is plain top-level code
-        body = self.block(node.body, body_guard, scope)
-        orelse = self.block(node.orelse, else_guard, scope)
+        flows = {"true": ("live", "dead"), "false": ("dead", "live")}.get(cond, ("maybe",) * 2)
+        body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
+        orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
         out.append(If(node.lineno, cond, body, orelse, why))
 
     def decide(self, test) -> tuple[str, str]:
-        return decide_condition(test, self.version)
+        return decide_condition(test, self.version, self.consts)
 
     def s_Try(self, node, out, guard, scope):
         inner = TRY if guard in (TOP, WITH) else guard
+        saved, self.flow = self.flow, ("dead" if self.flow == "dead" else "maybe")
+        try:
+            self._try(node, out, inner, scope)
+        finally:
+            self.flow = saved
+
+    def _try(self, node, out, inner, scope):
         body = self.block(node.body, inner, scope)
         handlers = []
         for h in node.handlers:
@@ -277,15 +318,15 @@ class _Extractor:
         self.expr(node.iter, out, scope)
         if not _is_empty_literal(node.iter):  # a literal empty iterable never runs the body
             self.target(node.target, node.lineno, out, scope)
-            out.extend(self.block(node.body, guard, scope))
+            out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
         out.extend(self.block(node.orelse, guard, scope))
 
     s_AsyncFor = s_For
 
     def s_While(self, node, out, guard, scope):
         self.expr(node.test, out, scope)
-        if decide_condition(node.test, self.version)[0] != "false":
-            out.extend(self.block(node.body, guard, scope))
+        if self.decide(node.test)[0] != "false":
+            out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
         out.extend(self.block(node.orelse, guard, scope))
 
     def s_With(self, node, out, guard, scope):
@@ -300,7 +341,8 @@ class _Extractor:
     def s_Match(self, node, out, guard, scope):
         self.expr(node.subject, out, scope)
         for case in node.cases:
-            out.extend(self.block(case.body, IF if guard == TOP else guard, scope))
+            out.extend(self.in_flow("maybe", self.block, case.body, IF if guard == TOP else guard,
+                                    scope))
 
     def s_Expr(self, node, out, guard, scope):
         value = node.value
@@ -327,10 +369,11 @@ class _Extractor:
         self.bind([node.name.id], node.lineno, out, scope)  # value is lazily evaluated
 
 
-def decide_condition(test, target: TargetVersion) -> tuple[str, str]:
-    """Decide an `if` test statically: ("true"|"false"|"unknown", why)."""
+def decide_condition(test, target: TargetVersion, consts=None) -> tuple[str, str]:
+    """Decide an `if` test statically: ("true"|"false"|"unknown", why). `consts` maps
+    module-level names to the truth value they are known to hold."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        cond, why = decide_condition(test.operand, target)
+        cond, why = decide_condition(test.operand, target, consts)
         return {"true": "false", "false": "true"}.get(cond, cond), why
     chain = attr_chain(test)
     if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or
@@ -338,8 +381,16 @@ def decide_condition(test, target: TargetVersion) -> tuple[str, str]:
         return "false", "TYPE_CHECKING"
     if isinstance(test, ast.Constant):
         return ("true" if test.value else "false"), "constant"
+    if isinstance(test, ast.Name) and consts and test.id in consts:
+        return ("true" if consts[test.id] else "false"), "constant"
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
+            and isinstance(test.left, ast.Name) and test.left.id in consts \
+            and isinstance(test.comparators[0], ast.Constant) \
+            and type(test.ops[0]) in (ast.Eq, ast.NotEq):
+        same = consts[test.left.id] == test.comparators[0].value
+        return ("true" if same == isinstance(test.ops[0], ast.Eq) else "false"), "constant"
     if isinstance(test, ast.BoolOp):
-        parts = [decide_condition(v, target) for v in test.values]
+        parts = [decide_condition(v, target, consts) for v in test.values]
         conds = [c for c, _ in parts]
         why = "TYPE_CHECKING" if any(w == "TYPE_CHECKING" for _, w in parts) else "bool"
         if isinstance(test.op, ast.And):
@@ -360,20 +411,12 @@ def _decide_compare(test, target) -> tuple[str, str]:
             and right.value == "__main__":
         return ("false" if isinstance(op, ast.Eq) else "true"), "__main__"
     lchain = attr_chain(left.value if isinstance(left, ast.Subscript) else left)
-    if lchain == ("sys", ("version_info",)) and isinstance(right, ast.Tuple):
-        try:
-            want = tuple(ast.literal_eval(right))
-        except ValueError:
-            return "unknown", ""
-        have = target + (0,) * 3
-        have = have[:len(want)] if isinstance(left, ast.Subscript) else have
-        ops = {ast.GtE: lambda a, b: a >= b, ast.Gt: lambda a, b: a > b,
-               ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
-               ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
-        fn = ops.get(type(op))
-        if fn is None:
-            return "unknown", ""
-        return ("true" if fn(have[:len(want)], want) else "false"), "version"
+    if lchain == ("sys", ("version_info",)):
+        return _decide_version(left, op, right, target)
+    if lchain in (("sys", ("version_info", "major")), ("sys", ("version_info", "minor"))):
+        field = ast.Constant(0 if lchain[1][1] == "major" else 1)
+        subscript = ast.Subscript(ast.Attribute(ast.Name("sys"), "version_info"), field)
+        return _decide_version(subscript, op, right, target)
     if lchain == ("sys", ("platform",)) and isinstance(right, ast.Constant):
         same = sys.platform == right.value
         if isinstance(op, (ast.Eq, ast.NotEq)):
@@ -393,6 +436,36 @@ def _anchor(call: ast.Call, name: str, package: str) -> str | None:
     if chain in (("__package__", ()), ("__spec__", ("parent",))):
         return package
     return None
+
+
+_COMPARE = {ast.GtE: lambda a, b: a >= b, ast.Gt: lambda a, b: a > b,
+            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+            ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
+
+
+def _decide_version(left, op, right, target) -> tuple[str, str]:
+    """`sys.version_info >= (3, 8)`, `sys.version_info[:2] < (3, 10)`, `sys.version_info[0] == 3`
+    against the target version."""
+    try:
+        want = ast.literal_eval(right)
+    except ValueError:
+        return "unknown", ""
+    have: object = tuple(target[:2]) + (0, "final", 0)
+    if isinstance(left, ast.Subscript):
+        try:
+            index = ast.literal_eval(left.slice) if not isinstance(left.slice, ast.Slice) else \
+                slice(*(ast.literal_eval(p) if p is not None else None
+                        for p in (left.slice.lower, left.slice.upper, left.slice.step)))
+            have = have[index]
+        except (ValueError, TypeError, IndexError):
+            return "unknown", ""
+    fn = _COMPARE.get(type(op))
+    if fn is None or type(have) is not type(want):
+        return "unknown", ""
+    try:
+        return ("true" if fn(have, want) else "false"), "version"
+    except TypeError:
+        return "unknown", ""
 
 
 def _is_empty_literal(node) -> bool:
@@ -438,11 +511,23 @@ def _dynamic_call(call: ast.Call) -> str | None:
 
 
 def _all_value(node, extend: bool) -> tuple | None:
+    """`__all__` spelled as literal lists of strings and references to other lists
+    (`a.__all__ + ["x"]`) -> (kind, parts); parts None when it is anything else."""
     kind = "all+" if extend else "all"
-    if isinstance(node, (ast.List, ast.Tuple)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-        return (kind, tuple(e.value for e in node.elts))
-    return (kind, None)
+    parts: list = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            stack.extend((n.right, n.left))
+        elif isinstance(n, (ast.List, ast.Tuple)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts):
+            parts.extend(e.value for e in n.elts)
+        elif attr_chain(n) is not None:
+            parts.append(("ref", *attr_chain(n)))
+        else:
+            return (kind, None)
+    return (kind, tuple(parts))
 
 
 def bound_names(events) -> set[str]:

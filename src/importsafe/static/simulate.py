@@ -10,16 +10,16 @@ import builtins
 
 from ..model import ErrorInfo, Frame, Result
 from .discover import ModuleInfo
+from .facts import bound_names
+from .state import MISSING, OPAQUE, ImportState, ModState, Program
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, If, Import, ImportFrom, ModuleFacts, SetAttr,
+    Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, ModuleFacts, SetAttr,
     Try, Use,
 )
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
                                             "__spec__", "__loader__", "__builtins__",
                                             "__cached__", "__annotations__", "__debug__"}
-OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
-MISSING = object()
 _EXC_BASES = {
     "ModuleNotFoundError": ("ModuleNotFoundError", "ImportError"),
     "ImportError": ("ImportError",),
@@ -31,56 +31,68 @@ _KNOWN_EXC = frozenset(n for n in dir(builtins) if n.endswith(("Error", "Excepti
                        ) | {"Exception", "BaseException", "KeyboardInterrupt", "SystemExit",
                             "GeneratorExit", "StopIteration", "StopAsyncIteration"}
 MAX_CALL_DEPTH = 30
+MAX_REENTRY = 2
 
 
 class SimError(Exception):
     """A Python exception the simulated import raises."""
 
-    def __init__(self, exc, module, name, message, chain, defined_at=None):
+    def __init__(self, exc, module, name, message, chain, defined_at=None, uncertain=None):
         super().__init__(message)
         self.info = ErrorInfo(exc, module, name, message, chain, defined_at)
+        self.uncertain = uncertain  # raised in code that may not run: why
 
 
 class SimUnknown(Exception):
     """The outcome cannot be decided statically; the argument says why."""
 
 
-class ModState:
-    """One module object: its namespace and whether its code is running, done, or bare."""
+class _Return(Exception):
+    """A simulated function body reached `return` or `raise`."""
 
-    __slots__ = ("name", "info", "ns", "status", "dynamic", "line", "opaque")
 
-    def __init__(self, info: ModuleInfo, status: str):
-        self.name = info.name
-        self.info = info
-        self.status = status  # "running" | "done" | "bare"
-        self.ns: dict = {"__name__": OPAQUE}
-        if info.is_package:
-            self.ns["__path__"] = OPAQUE
-        self.dynamic: str | None = None  # why the namespace cannot be known, if so
-        self.opaque = info.kind == "opaque"
-        self.line = 0
+def _may_exit(ev: If) -> bool:
+    stack = [*ev.body, *ev.orelse]
+    while stack:
+        e = stack.pop()
+        if e.__class__ is Exit:
+            return True
+        if e.__class__ is If:
+            stack.extend((*e.body, *e.orelse))
+        elif e.__class__ is Try:
+            stack.extend((*e.body, *e.orelse, *e.final, *(x for h in e.handlers for x in h.body)))
+    return False
 
 
 class Frame_:
-    __slots__ = ("kind", "module", "locals", "local_names", "global_names")
+    """A running scope: module top level, a class body, or a called function."""
 
-    def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset()):
+    __slots__ = ("kind", "module", "locals", "local_names", "global_names", "outer",
+                 "uncertain")
+
+    def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset(),
+                 outer=None):
         self.kind = kind
         self.module = module
         self.locals: dict = {}
         self.local_names = local_names
         self.global_names = global_names
+        self.outer = outer  # the function a class body runs in: its locals are visible
+        self.uncertain: str | None = None  # why code from here on may not run
 
 
-class Simulator:
-    """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack."""
+class Simulator(ImportState):
+    """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
-    def __init__(self, index: dict[str, ModuleInfo], facts: dict[str, ModuleFacts]):
-        self.index = index
-        self.facts = facts
-        self.tops = {name.partition(".")[0] for name in index}
-        self.modules: dict[str, ModState] = {}
+    Module references are (name, epoch): the epoch counts earlier attempts to run the module,
+    so a stale reference to a module that failed stays stale, as in CPython.
+    """
+
+    def __init__(self, program: Program):
+        super().__init__(program)
+        self.index = program.index
+        self.facts = program.facts
+        self.tops = program.tops
         self.stack: list[ModState] = []
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
@@ -92,6 +104,9 @@ class Simulator:
                 self.setup_bare(entry)
             self.import_module(entry)
         except SimError as err:
+            if err.uncertain:
+                return Result(entry, mode, "unknown", reason=f"{err.info.exception} "
+                              f"({err.info.message}) raised {err.uncertain}")
             return Result(entry, mode, "error", err.info)
         except SimUnknown as why:
             return Result(entry, mode, "unknown", reason=str(why))
@@ -107,30 +122,64 @@ class Simulator:
             if info is None:
                 return
             if info.kind == "package":
-                st = ModState(info, "bare")
-                self.modules[name] = st
-                self._bind_on_parent(name, st)
+                self._bind_on_parent(name, self.new_state(info, "bare"))
             else:
                 self.import_module(name)
 
-    # -- the import system ----------------------------------------------------------------
+    # -- module references ----------------------------------------------------------------
     def is_external(self, name: str) -> bool:
         return name.partition(".")[0] not in self.tops
 
     def ref(self, name: str):
-        st = self.modules.get(name)
-        return ("m", st) if st is not None else OPAQUE
+        st = self.state(name)
+        return ("m", name, st.epoch) if st is not None else OPAQUE
 
+    def deref(self, value) -> ModState | None:
+        st = self.state(value[1])
+        if st is not None and st.epoch == value[2]:
+            return st
+        return self.stale.get((value[1], value[2]))
+
+    # -- the import system ----------------------------------------------------------------
     def import_module(self, name: str) -> None:
-        """importlib._bootstrap._find_and_load: parents first, each run to completion."""
-        if name in self.modules or self.is_external(name):
+        """importlib._bootstrap._find_and_load, memoised (see state.py)."""
+        if self.state(name) is not None or self.is_external(name):
             return
+        if self.program.memo is None or self.calls or name not in self.index:
+            return self._find_and_load(name)
+        variants, hit = self.memo_lookup(name)
+        if hit is not None:
+            return self._replayed(self.replay(hit))
+        marks, depth = self.begin_recording(name), len(self.stack)
+        try:
+            self._find_and_load(name)
+        except SimError as err:
+            self.end_recording(variants, marks, ("error", err.info, depth, err.uncertain))
+            raise
+        except SimUnknown as why:
+            self.end_recording(variants, marks, ("unknown", str(why)))
+            raise
+        except BaseException:
+            self.end_recording([], marks, None)
+            raise
+        self.end_recording(variants, marks, ("ok",))
+
+    def _replayed(self, outcome) -> None:
+        if outcome[0] == "error":
+            info = outcome[1]
+            chain = self.chain() + info.chain[outcome[2]:]
+            raise SimError(info.exception, info.module, info.name, info.message, chain,
+                           info.defined_at, outcome[3])
+        if outcome[0] == "unknown":
+            raise SimUnknown(outcome[1])
+
+    def _find_and_load(self, name: str) -> None:
         parent, _, child = name.rpartition(".")
         if parent:
             self.import_module(parent)
-            if name in self.modules:
+            if self.state(name) is not None:
                 return
-            pst = self.modules.get(parent)
+            pst = self.state(parent)
             if pst is not None and not pst.info.is_package:
                 raise self.error("ModuleNotFoundError", name, None,
                                  f"No module named '{name}'; '{parent}' is not a package")
@@ -141,10 +190,9 @@ class Simulator:
 
     def exec_module(self, info: ModuleInfo, parent: str, child: str) -> None:
         name = info.name
-        st = ModState(info, "running")
-        self.modules[name] = st
+        st = self.new_state(info, "running")
         if info.kind in ("namespace", "opaque"):
-            st.status = "done"
+            self.write(st, "status", "done")
             self._bind_on_parent(name, st)
             return
         facts = self.facts[name]
@@ -157,20 +205,20 @@ class Simulator:
                 raise self.error("SyntaxError", name, None, facts.problem.message)
             self.exec_block(facts.body, Frame_("module", st))
         except BaseException:
-            if self.modules.get(name) is st:
-                del self.modules[name]
+            self.forget(st)
             raise
         finally:
             self.stack.pop()
             loading.pop()
-            st.status = "done" if st.status == "running" else st.status
-        self._bind_on_parent(name, self.modules.get(name, st))
+            if st.status == "running":
+                self.write(st, "status", "done")
+        self._bind_on_parent(name, self.state(name) or st)
 
     def _bind_on_parent(self, name: str, st: ModState) -> None:
         parent, _, child = name.rpartition(".")
-        pst = self.modules.get(parent) if parent else None
+        pst = self.state(parent) if parent else None
         if pst is not None:
-            pst.ns[child] = ("m", st)
+            self.write(pst, "set", child, ("m", st.name, st.epoch))
 
     # -- errors ---------------------------------------------------------------------------
     def chain(self) -> tuple[Frame, ...]:
@@ -187,11 +235,8 @@ class Simulator:
                 defined = (self.index[f"{module}.{name}"].path, 1)
         return SimError(exc, module, name, message, self.chain(), defined)
 
-    def _origin(self, st: ModState) -> str:
-        return st.info.path if st.info.kind != "namespace" else "unknown location"
-
     def attr_error(self, st: ModState, attr: str) -> SimError:
-        if st.status == "running":
+        if self.status_of(st) == "running":
             msg = (f"partially initialized module '{st.name}' has no attribute '{attr}' "
                    "(most likely due to a circular import)")
         elif attr in self.loading.get(st.name, ()):
@@ -202,19 +247,19 @@ class Simulator:
         return self.error("AttributeError", st.name, attr, msg)
 
     def _undecidable(self, st: ModState, attr: str) -> None:
-        if "__getattr__" in st.ns:
+        if self.ns_get(st, "__getattr__") is not MISSING:
             raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for '{attr}'")
-        if st.dynamic:
+        if self.dynamic_of(st):
             raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {st.dynamic}")
 
     # -- values ---------------------------------------------------------------------------
     def getattr_value(self, value, attr: str):
         if value[0] != "m":
             return OPAQUE
-        st = value[1]
-        if st.opaque:
+        st = self.deref(value)
+        if st is None or st.opaque:
             return OPAQUE
-        found = st.ns.get(attr, MISSING)
+        found = self.ns_get(st, attr)
         if found is not MISSING:
             return found
         self._undecidable(st, attr)
@@ -224,19 +269,20 @@ class Simulator:
         """IMPORT_FROM: the attribute, else sys.modules['M.name'], else ImportError."""
         if value[0] != "m":
             return OPAQUE
-        st = value[1]
-        if st.opaque:
+        st = self.deref(value)
+        if st is None or st.opaque:
             return OPAQUE
-        found = st.ns.get(name, MISSING)
+        found = self.ns_get(st, name)
         if found is not MISSING:
             return found
         self._undecidable(st, name)
-        sub = self.modules.get(f"{st.name}.{name}")
-        if sub is not None:
-            return ("m", sub)
-        where = "partially initialized module " if st.status == "running" else ""
+        full = f"{st.name}.{name}"
+        if self.state(full) is not None:
+            return self.ref(full)
+        where = "partially initialized module " if self.status_of(st) == "running" else ""
         tail = " (most likely due to a circular import)" if where else ""
-        msg = f"cannot import name '{name}' from {where}'{st.name}'{tail} ({self._origin(st)})"
+        origin = st.info.path if st.info.kind != "namespace" else "unknown location"
+        msg = f"cannot import name '{name}' from {where}'{st.name}'{tail} ({origin})"
         raise self.error("ImportError", st.name, name, msg)
 
     def lookup(self, name: str, frame: Frame_):
@@ -247,13 +293,15 @@ class Simulator:
             found = frame.locals.get(name, MISSING)
             if found is not MISSING:
                 return found
+            if frame.outer is not None and name in frame.outer.local_names:
+                return frame.outer.locals.get(name, OPAQUE)
         st = frame.module
-        found = st.ns.get(name, MISSING)
+        found = self.ns_get(st, name)
         if found is not MISSING:
             return found
         if name in BUILTIN_NAMES:
             return OPAQUE
-        if st.dynamic:
+        if self.dynamic_of(st):
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {st.dynamic}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
 
@@ -265,7 +313,7 @@ class Simulator:
 
     def bind(self, name: str, value, frame: Frame_) -> None:
         if frame.kind == "module" or name in frame.global_names:
-            frame.module.ns[name] = value
+            self.write(frame.module, "set", name, value)
         else:
             frame.locals[name] = value
 
@@ -282,28 +330,40 @@ class Simulator:
 
     def e_Call(self, ev: Call, frame):
         value = self.resolve(ev.name, ev.attrs, frame)
-        if value[0] == "f" and value[2] is not None:
-            self.call_function(value[1], value[2])
+        if value[0] == "f" and value[3] is not None:
+            module = self.deref(value)
+            if module is not None:
+                self.call_function(module, value[3])
 
     def call_function(self, module: ModState, func) -> None:
-        if id(func) in self.calls or len(self.calls) >= MAX_CALL_DEPTH:
+        # CPython re-enters a running function (a decorator calling back into it); we do too,
+        # but only so far: conditions are not evaluated, so recursion would never end.
+        if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
             return
         self.calls.append(id(func))
+        frame = Frame_("function", module, func.local_names, func.global_names)
         try:
-            self.exec_block(func.body, Frame_("function", module, func.local_names,
-                                              func.global_names))
+            self.exec_block(func.body, frame)
+        except _Return:
+            pass
+        except SimError as err:
+            err.uncertain = err.uncertain or frame.uncertain
+            raise
         finally:
             self.calls.pop()
+
+    def e_Exit(self, ev: Exit, frame):
+        raise _Return()
 
     def e_Import(self, ev: Import, frame):
         self.import_module(ev.module)
         if ev.call is not None:
             return
         top = ev.module.partition(".")[0]
-        if ev.asname is None:
-            self.bind(top, self.ref(top) if not self.is_external(top) else OPAQUE, frame)
-            return
         value = self.ref(top) if not self.is_external(top) else OPAQUE
+        if ev.asname is None:
+            self.bind(top, value, frame)
+            return
         for part in ev.module.split(".")[1:]:
             value = self.import_from(value, part)
         self.bind(ev.asname, value, frame)
@@ -314,28 +374,28 @@ class Simulator:
         self.import_module(ev.module)
         if self.is_external(ev.module):
             if ev.names[0][0] == "*":
-                frame.module.dynamic = frame.module.dynamic or \
-                    f"'from {ev.module} import *' binds names that are not known"
+                self.write(frame.module, "dynamic", f"'from {ev.module} import *' binds "
+                           "unknown names")
             for n, asname in ev.names:
                 if n != "*":
                     self.bind(asname or n, OPAQUE, frame)
             return
-        st = self.modules[ev.module]
-        value = ("m", st)
+        st = self.state(ev.module)
         if ev.names[0][0] == "*":
             self.import_star(st, frame)
             return
         if st.info.is_package:
             self.handle_fromlist(st, [n for n, _ in ev.names])
+        value = self.ref(ev.module)
         for n, asname in ev.names:
             self.bind(asname or n, self.import_from(value, n), frame)
 
     def handle_fromlist(self, st: ModState, names) -> None:
         """importlib._bootstrap._handle_fromlist: import names that are not attributes yet."""
         for n in names:
-            if st.opaque or n in st.ns:
+            if st.opaque or self.ns_get(st, n) is not MISSING:
                 continue
-            self._undecidable(st, n) if "__getattr__" in st.ns else None
+            self._undecidable(st, n)
             full = f"{st.name}.{n}"
             try:
                 self.import_module(full)
@@ -346,13 +406,13 @@ class Simulator:
 
     def import_star(self, st: ModState, frame) -> None:
         if st.opaque:
-            frame.module.dynamic = f"'from {st.name} import *' binds names that are not known"
+            self.write(frame.module, "dynamic", f"'from {st.name} import *' binds unknown names")
             return
-        all_names = st.ns.get("__all__", MISSING)
+        all_names = self.ns_get(st, "__all__")
         if all_names is MISSING:
-            if st.dynamic:
-                frame.module.dynamic = f"'from {st.name} import *': {st.dynamic}"
-            for k, v in list(st.ns.items()):
+            if self.dynamic_of(st):
+                self.write(frame.module, "dynamic", f"'from {st.name} import *': {st.dynamic}")
+            for k, v in self.ns_items(st):
                 if not k.startswith("_"):
                     self.bind(k, v, frame)
             return
@@ -360,8 +420,9 @@ class Simulator:
             raise SimUnknown(f"__all__ of '{st.name}' cannot be read statically")
         if st.info.is_package:
             self.handle_fromlist(st, all_names[1])
+        value = self.ref(st.name)
         for n in all_names[1]:
-            self.bind(n, self.getattr_value(("m", st), n), frame)
+            self.bind(n, self.getattr_value(value, n), frame)
 
     def e_Bind(self, ev: Bind, frame):
         value = OPAQUE
@@ -374,37 +435,58 @@ class Simulator:
                 value = self.ref(spec[1] if spec[2] == "import_module" else
                                  spec[1].partition(".")[0])
             elif kind == "all":
-                value = spec
+                value = ("all", self._all_names(spec[1], frame))
             elif kind == "all+":
-                current = frame.module.ns.get("__all__", MISSING)
+                current = self.ns_get(frame.module, "__all__")
+                extra = self._all_names(spec[1], frame)
                 if current is not MISSING and current[0] == "all" and current[1] is not None \
-                        and spec[1] is not None:
-                    value = ("all", current[1] + spec[1])
+                        and extra is not None:
+                    value = ("all", current[1] + extra)
                 else:
                     value = ("all", None)
         for name in ev.names:
             self.bind(name, value, frame)
 
+    def _all_names(self, parts, frame) -> tuple[str, ...] | None:
+        """A literal `__all__`, parts being names or ("ref", name, attrs) to another list."""
+        if parts is None:
+            return None
+        names: list[str] = []
+        for part in parts:
+            if isinstance(part, str):
+                names.append(part)
+                continue
+            value = self.resolve(part[1], part[2], frame)
+            if value[0] != "all" or value[1] is None:
+                return None
+            names.extend(value[1])
+        return tuple(names)
+
     def e_SetAttr(self, ev: SetAttr, frame):
         target = self.resolve(ev.name, ev.attrs[:-1], frame)
-        if target[0] == "m" and not target[1].opaque:
-            target[1].ns[ev.attrs[-1]] = OPAQUE
+        if target[0] == "m":
+            st = self.deref(target)
+            if st is not None and not st.opaque:
+                self.write(st, "set", ev.attrs[-1], OPAQUE)
 
     def e_Del(self, ev: Del, frame):
         for name in ev.names:
             if frame.kind == "module" or name in frame.global_names:
-                frame.module.ns.pop(name, None)
+                self.write(frame.module, "del", name)
             else:
                 frame.locals.pop(name, None)
 
     def e_Dynamic(self, ev: Dynamic, frame):
-        frame.module.dynamic = frame.module.dynamic or f"{ev.reason} (line {ev.line})"
+        self.write(frame.module, "dynamic", f"{ev.reason} (line {ev.line})")
 
     def e_Def(self, ev: Def, frame):
-        self.bind(ev.name, ("f", frame.module, ev.func) if ev.func is not None else OPAQUE, frame)
+        module = frame.module
+        value = ("f", module.name, module.epoch, ev.func) if ev.func is not None else OPAQUE
+        self.bind(ev.name, value, frame)
 
     def e_ClassBody(self, ev: ClassBody, frame):
-        self.exec_block(ev.body, Frame_("class", frame.module))
+        outer = frame if frame.kind == "function" else frame.outer
+        self.exec_block(ev.body, Frame_("class", frame.module, outer=outer))
         self.bind(ev.name, OPAQUE, frame)
 
     def e_If(self, ev: If, frame):
@@ -416,10 +498,17 @@ class Simulator:
             try:
                 self.exec_block(ev.body, frame)
             except SimError as err:
-                raise SimUnknown(f"{err.info.exception} inside `if` at line {ev.line}, whose "
-                                 "condition cannot be decided statically") from None
-            for name in _names_bound(ev.orelse):
-                if frame.kind == "module" and name not in frame.module.ns:
+                err.uncertain = err.uncertain or (
+                    f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
+                    "cannot be decided statically")
+                raise
+            except _Return:
+                pass  # the branch may not run: go on with the rest of the body
+            if frame.kind == "function" and not frame.uncertain and _may_exit(ev):
+                frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
+                                   "may leave the function first")
+            for name in bound_names(ev.orelse):
+                if frame.kind == "module" and self.ns_get(frame.module, name) is MISSING:
                     self.bind(name, OPAQUE, frame)
 
     def e_Try(self, ev: Try, frame):
@@ -450,12 +539,6 @@ class Simulator:
         return None
 
 
-def _names_bound(events) -> set[str]:
-    from .facts import bound_names
-    return bound_names(events)
-
-
-def simulate(entry: str, mode: str, index: dict[str, ModuleInfo],
-             facts: dict[str, ModuleFacts]) -> Result:
+def simulate(entry: str, mode: str, program: Program) -> Result:
     """The outcome of `import entry` as the first import of its package, in `mode`."""
-    return Simulator(index, facts).run(entry, mode)
+    return Simulator(program).run(entry, mode)

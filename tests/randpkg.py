@@ -1,0 +1,710 @@
+"""Seeded generator of random packages full of import cycles, for the differential test.
+
+`generate(seed)` returns ``{relative path: source}`` for one package named ``rp`` (3-12
+modules, subpackages nested 1-2 levels). Each module defines a few names (``f_<tag>_<k>``
+functions, ``C_<tag>_<k>`` classes, ``K_<TAG>_<k>`` constants) and imports names that some
+module of the package defines, in every common shape: absolute, relative, ``from pkg import
+submodule``, ``import a.b`` and ``import a.b as x``, ``__init__`` re-exports, guarded by
+``TYPE_CHECKING`` or ``try/except ImportError``, or inside functions. The names are then used at
+import time (top-level reads and calls, ``mod.attr`` and ``pkg.sub.attr`` chains, class bases,
+decorators, default values, class-body reads, evaluated annotations, calls of functions whose
+bodies read imported names) or only later (function bodies), and definitions are spread before
+and after the import lines, so whether ``import M`` works depends on which module runs first.
+
+The code is straight-line on purpose: no ``if`` except ``if TYPE_CHECKING:``, no ``try`` except
+``try/except ImportError`` around one import, no loops, no I/O, no ``exec``/``globals()``/module
+``__getattr__``/star imports. Whether an import succeeds is therefore a question about import
+order only, which a static simulator can answer exactly.
+
+    python tests/randpkg.py SEED OUTDIR     # writes OUTDIR/rp/... for inspection
+"""
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOP = "rp"
+LEAF_WORDS = [
+    "core", "util", "base", "models", "api", "helpers", "config", "errors", "registry",
+    "plugins", "schema", "events", "cache", "loader", "handlers", "signals", "fields", "forms",
+    "views", "tasks", "compat", "mixins", "backends", "formats", "parsing", "render", "session",
+    "client", "server", "store",
+]
+PACKAGE_WORDS = ["ext", "contrib", "io", "ops", "data", "net", "tools", "impl", "auth", "db"]
+
+
+# ------------------------------------------------------------------------------------- model
+@dataclass
+class Binding:
+    """A module-level name bound by an import statement."""
+
+    local: str  # the name bound in the importing module
+    kind: str  # "value" (a def of some module) or "module"
+    target: "Module"  # the module imported from (value) or the module object (module)
+    expr: str  # expression reaching the value / module through this binding
+    stmt: "Stmt"
+    guard: str  # "none" | "tc" | "try"
+
+
+@dataclass
+class Stmt:
+    """One top-level statement; `needs` are statements that must run before it."""
+
+    order: int  # creation order, breaks ties
+    priority: float
+    kind: str  # "import" | "func" | "class" | "const" | "use"
+    name: str | None = None  # the def it binds
+    needs: set = field(default_factory=set)  # of Stmt ids
+    # rendering data
+    text: str = ""  # for import/use/const
+    decorator: str | None = None
+    base: str | None = None
+    params: list = field(default_factory=list)  # [(name, annotation|None, default|None)]
+    returns: str | None = None
+    body_imports: list = field(default_factory=list)  # lines inside a function body
+    reads: list = field(default_factory=list)  # deferred reads (function/method bodies)
+    read_needs: set = field(default_factory=set)  # stmts the deferred reads depend on
+    class_lines: list = field(default_factory=list)  # class-body statements
+
+
+@dataclass
+class Module:
+    name: str
+    is_pkg: bool
+    tag: str
+    funcs: list = field(default_factory=list)
+    classes: list = field(default_factory=list)
+    consts: list = field(default_factory=list)
+    reexports: list = field(default_factory=list)  # names bound by `from X import name`
+    future: bool = False
+    tc_style: str | None = None  # how TYPE_CHECKING is obtained, if used
+    stmts: list = field(default_factory=list)
+    bindings: list = field(default_factory=list)
+    defstmt: dict = field(default_factory=dict)  # def name -> Stmt
+
+    @property
+    def package(self) -> str:
+        return self.name if self.is_pkg else self.name.rpartition(".")[0]
+
+    @property
+    def parent(self) -> str:
+        return self.name.rpartition(".")[0]
+
+    @property
+    def path(self) -> str:
+        parts = self.name.split(".")
+        return "/".join(parts) + ("/__init__.py" if self.is_pkg else ".py")
+
+    @property
+    def defs(self) -> list:
+        return self.funcs + self.classes + self.consts
+
+    @property
+    def exports(self) -> list:
+        return self.defs + self.reexports
+
+    def bound(self) -> set:
+        return set(self.defs) | {b.local for b in self.bindings}
+
+
+def kind_of(name: str) -> str:
+    return {"f": "func", "C": "class", "K": "const"}[name[0]]
+
+
+def relative(from_package: str, target: str) -> str:
+    """`from <result> import ...` naming `target` relative to package `from_package`."""
+    p, t = from_package.split("."), target.split(".")
+    common = 0
+    while common < min(len(p), len(t)) and p[common] == t[common]:
+        common += 1
+    assert common >= 1
+    return "." * (len(p) - common + 1) + ".".join(t[common:])
+
+
+# --------------------------------------------------------------------------------- generator
+class Generator:
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.modules: list[Module] = []
+        self.by_name: dict[str, Module] = {}
+        self.counter = 0
+        # package-wide knobs, so packages differ in character, not only in shape
+        r = self.rng
+        self.p_import_time = r.choice([0.03, 0.08, 0.15, 0.25, 0.4])  # share of uses at import time
+        self.p_late_def = r.choice([0.1, 0.25, 0.4])  # share of defs placed after the imports
+        self.p_relative = r.choice([0.2, 0.5, 0.8])
+        self.p_value = r.choice([0.35, 0.5, 0.6])  # `from X import name` vs module imports
+        self.p_back = r.choice([0.1, 0.2, 0.35])  # imports against the layering
+
+    # ------------------------------------------------------------------ helpers
+    def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
+        self.counter += 1
+        s = Stmt(order=self.counter, priority=priority, kind=kind, **kw)
+        m.stmts.append(s)
+        return s
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    # ------------------------------------------------------------------ tree
+    def plan_tree(self) -> None:
+        r = self.rng
+        n = r.randint(3, 12)
+        top = Module(TOP, True, TOP)
+        packages = [top]
+        n_sub = 0
+        if n >= 4 and self.chance(0.7):
+            n_sub = r.randint(1, min(3, (n - 1) // 2))
+        for word in r.sample(PACKAGE_WORDS, n_sub):
+            parent = r.choice([p for p in packages if p.name.count(".") <= 1])
+            packages.append(Module(parent.name + "." + word, True, word))
+        leaves = []
+        childless = [p for p in packages[1:]]
+        for word in r.sample(LEAF_WORDS, n - len(packages)):
+            if childless:
+                parent = childless.pop(0)
+            else:
+                parent = r.choice(packages + [top])  # the top package twice as likely
+            leaves.append(Module(parent.name + "." + word, False, word))
+        self.modules = packages + leaves
+        r.shuffle(self.modules)
+        self.modules.sort(key=lambda m: m.name != TOP)
+        self.by_name = {m.name: m for m in self.modules}
+
+    def plan_defs(self, m: Module) -> None:
+        r = self.rng
+        if m.is_pkg:
+            nf, nc, nk = r.choice([(0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 1, 0), (0, 1, 1)])
+        else:
+            nf, nc, nk = r.randint(1, 3), r.choice([0, 1, 1, 2, 2]), r.randint(0, 2)
+        m.funcs = [f"f_{m.tag}_{k}" for k in range(nf)]
+        m.classes = [f"C_{m.tag}_{k}" for k in range(nc)]
+        m.consts = [f"K_{m.tag.upper()}_{k}" for k in range(nk)]
+        m.future = self.chance(0.3)
+        for name in m.defs:
+            late = self.chance(self.p_late_def)
+            pri = r.uniform(0.45, 1.0) if late else r.uniform(0.0, 0.5)
+            kind = kind_of(name)
+            s = self.stmt(m, kind, pri, name=name)
+            if kind == "func":
+                s.params = [["arg", None, "None"]]
+            elif kind == "const":
+                s.text = f"{name} = {r.choice(['1', '2.5', repr(name.lower()), '(1, 2)', 'None'])}"
+            m.defstmt[name] = s
+
+    # ------------------------------------------------------------------ imports
+    def import_priority(self) -> float:
+        return self.rng.uniform(0.2, 0.7)
+
+    def from_clause(self, m: Module, target: str) -> str:
+        if self.chance(self.p_relative):
+            return relative(m.package, target)
+        return target
+
+    def add_value_import(self, m: Module, t: Module, names: list, guard: str = "none",
+                         source: str | None = None) -> list:
+        """`from T import names` at module level (optionally guarded); returns bindings."""
+        names = [n for n in names if n not in m.bound()]
+        if not names:
+            return []
+        src = source or self.from_clause(m, t.name)
+        line = f"from {src} import {', '.join(names)}"
+        if guard == "tc":
+            text = f"if TYPE_CHECKING:\n    {line}"
+            if m.tc_style is None:
+                m.tc_style = self.rng.choice(["typing", "typing", "typing", "literal"])
+        elif guard == "try":
+            fallback = "\n".join(f"    {n} = None" for n in names)
+            text = f"try:\n    {line}\nexcept ImportError:\n{fallback}"
+        else:
+            text = line
+        s = self.stmt(m, "import", self.import_priority(), text=text)
+        out = [Binding(n, "value", t, n, s, guard) for n in names]
+        m.bindings += out
+        if m.is_pkg and guard == "none":  # a try-guarded name may be None: no base class
+            m.reexports += [n for n in names if n not in m.reexports]
+        return out
+
+    def add_module_import(self, m: Module, t: Module, guard: str = "none") -> Binding | None:
+        r = self.rng
+        styles = ["import", "import_as"] + (["from_parent"] * 2 if t.name != TOP else [])
+        if guard == "try":  # `rp = None` would clobber every other `import rp.x`
+            styles.remove("import")
+        style = r.choice(styles)
+        if style == "import":
+            local, expr, line = TOP, t.name, f"import {t.name}"
+        elif style == "import_as":
+            last = t.name.rpartition(".")[2]
+            local = r.choice([last, "_" + last, last + "_mod"])
+            if t.name == TOP:
+                local = r.choice(["_rp", "pkg"])
+            expr, line = local, f"import {t.name} as {local}"
+        else:
+            last = t.name.rpartition(".")[2]
+            local, expr = last, last
+            line = f"from {self.from_clause(m, t.parent)} import {last}"
+        if local in m.bound() and local != TOP:
+            return None
+        if local in m.defs:
+            return None
+        if guard == "try":
+            text = f"try:\n    {line}\nexcept ImportError:\n    {local} = None"
+        else:
+            text = line
+        s = self.stmt(m, "import", self.import_priority(), text=text)
+        b = Binding(local, "module", t, expr, s, guard)
+        m.bindings.append(b)
+        return b
+
+    def plan_reexports(self) -> None:
+        """Packages re-export names of their descendants: `from .core import Thing`."""
+        r = self.rng
+        packages = sorted((m for m in self.modules if m.is_pkg), key=lambda m: -m.name.count("."))
+        for p in packages:
+            below = [m for m in self.modules if m.name.startswith(p.name + ".")]
+            if not below or not self.chance(0.7):
+                continue
+            for t in r.sample(below, min(len(below), r.randint(1, 3))):
+                if t.exports and self.chance(0.75):
+                    names = r.sample(t.exports, min(len(t.exports), r.randint(1, 2)))
+                    self.add_value_import(p, t, names)
+                else:
+                    self.add_module_import(p, t)
+
+    def plan_layers(self) -> None:
+        """Real packages are mostly layered: a rank per module, imports mostly go down."""
+        leaves = [m for m in self.modules if not m.is_pkg]
+        self.rng.shuffle(leaves)
+        self.rank = {m.name: float(i) for i, m in enumerate(leaves)}
+        for p in sorted((m for m in self.modules if m.is_pkg), key=lambda m: -m.name.count(".")):
+            below = [v for k, v in self.rank.items() if k.startswith(p.name + ".")]
+            self.rank[p.name] = max(below) + 0.5 if below else self.rng.uniform(0, len(leaves))
+
+    def pick_targets(self, m: Module, count: int) -> list:
+        r = self.rng
+        out = []
+        for _ in range(count):
+            up = self.chance(self.p_back)
+            cands, weights = [], []
+            for t in self.modules:
+                if t is m or (self.rank[t.name] > self.rank[m.name]) != up:
+                    continue
+                w = 1.0
+                if m.name.startswith(t.name + "."):
+                    w = 2.0 if t.exports else 0.3  # ancestors: `from rp import Thing`
+                elif t.parent == m.parent:
+                    w = 2.0  # siblings
+                cands.append(t)
+                weights.append(w)
+            if cands:
+                out.append(r.choices(cands, weights)[0])
+        return out
+
+    def plan_imports(self, m: Module) -> None:
+        r = self.rng
+        count = r.choice([0, 1, 1, 1, 2, 2, 3] if not m.is_pkg else [0, 0, 0, 1, 1, 2])
+        for t in self.pick_targets(m, count):
+            guard = r.choices(["none", "tc", "try", "function"], [0.74, 0.09, 0.07, 0.10])[0]
+            value = bool(t.exports) and self.chance(self.p_value)
+            if guard == "tc" and not value:
+                guard = "none"
+            if guard == "function":
+                self.plan_function_import(m, t, value)
+                continue
+            if value:
+                pool = t.exports
+                if guard == "tc":
+                    pool = [n for n in pool if kind_of(n) == "class"] or pool
+                names = r.sample(pool, min(len(pool), r.choice([1, 1, 2])))
+                if self.chance(0.03):  # a name T never binds: ImportError even when complete
+                    strangers = [n for o in self.modules if o is not t for n in o.defs
+                                 if n not in t.exports]
+                    if strangers:
+                        names = [r.choice(strangers)]
+                self.add_value_import(m, t, names, guard)
+            else:
+                self.add_module_import(m, t, guard)
+
+    def plan_function_import(self, m: Module, t: Module, value: bool, s: Stmt | None = None):
+        """An import inside a function body; the function may be called at import time."""
+        if s is None:
+            if not m.funcs:
+                return
+            s = m.defstmt[self.rng.choice(m.funcs)]
+        if value:
+            name = self.rng.choice(t.exports)
+            s.body_imports.append(f"from {self.from_clause(m, t.name)} import {name}")
+            s.reads.append(name)
+            return
+        attr = self.rng.choice(t.exports) if t.exports else None
+        if t.name != TOP and self.chance(0.4):
+            last = t.name.rpartition(".")[2]
+            s.body_imports.append(f"from {self.from_clause(m, t.parent)} import {last}")
+            expr = last
+        else:
+            s.body_imports.append(f"import {t.name}")
+            expr = t.name
+        if attr:
+            s.reads.append(f"{expr}.{attr}")
+
+    def plant_reentrant(self) -> None:
+        """A helper of A imports B inside its body and reads from it; A calls the helper at
+        import time, and B, while it runs, calls the same helper again (decorator or call):
+        the inner call finds B partial (and not yet bound on its package)."""
+        r = self.rng
+        cands = [m for m in self.modules if m.funcs]
+        if not cands:
+            return
+        a = r.choice(cands)
+        others = [m for m in self.modules if m is not a and m.exports]
+        if not others:
+            return
+        b = r.choice(others)
+        helper = r.choice(a.funcs)
+        s = a.defstmt[helper]
+        self.plan_function_import(a, b, self.chance(0.4), s)
+        self.add_call(a, helper, s)
+        for bb in self.add_value_import(b, a, [helper]):
+            self.use_now(b, bb.expr, bb, r.choice(["call", "decorator"]))
+
+    def plant_callback(self) -> None:
+        """The plugin-registration cycle: A defines a helper early, then imports B; B calls the
+        helper at import time, and the helper reads a name A binds only later. Entering at A
+        fails with NameError inside A; entering at B works."""
+        r = self.rng
+        cands = [m for m in self.modules if m.funcs and len(m.defs) > 1]
+        if not cands:
+            return
+        a = r.choice(cands)
+        b = r.choice([m for m in self.modules if m is not a])
+        helper = r.choice(a.funcs)
+        s = a.defstmt[helper]
+        s.priority = r.uniform(0.0, 0.15)
+        late = r.choice([d for d in a.defs if d != helper])
+        a.defstmt[late].priority = r.uniform(0.85, 1.0)
+        s.reads.append(late)
+        bind = self.add_module_import(a, b)
+        if bind is not None:
+            bind.stmt.priority = r.uniform(0.2, 0.4)
+        for bb in self.add_value_import(b, a, [helper]):
+            self.use_now(b, bb.expr, bb, r.choice(["call", "call", "decorator"]))
+
+    # ------------------------------------------------------------------ uses
+    def plan_uses(self, m: Module) -> None:
+        r = self.rng
+        for b in list(m.bindings):
+            if b.guard == "tc":
+                self.use_annotation_only(m, b)
+                continue
+            if b.kind == "value":
+                targets = [b.expr]
+            else:
+                if not b.target.exports:
+                    continue
+                attrs = r.sample(b.target.exports, min(len(b.target.exports), r.choice([1, 1, 2])))
+                targets = [f"{b.expr}.{a}" for a in attrs]
+            for expr in targets:
+                kind = kind_of(expr.rpartition(".")[2])
+                roll = r.random()
+                if kind == "class" and b.guard == "none" and self.chance(0.35):
+                    self.use_now(m, expr, b, "base")  # imported classes are mostly subclassed
+                elif roll < self.p_import_time:
+                    if b.guard == "try" and b.kind == "module":
+                        continue  # `None.attr` when the import failed: not our subject
+                    if b.guard == "try":
+                        self.use_now(m, expr, b, r.choice(["const", "default"]))
+                    else:
+                        self.use_now(m, expr, b, self.pick_shape(kind))
+                elif roll < self.p_import_time + (1 - self.p_import_time) * 0.75:
+                    self.use_later(m, expr, b)
+        # bodies also read the module's own defs, which may come later in the file: a call from
+        # another module while this one is still running then fails with NameError
+        for name in m.funcs:
+            others = [d for d in m.defs if d != name]
+            if others and self.chance(0.5):
+                m.defstmt[name].reads.append(r.choice(others))
+        # calls of local functions at import time (their bodies read imported names)
+        for name in m.funcs:
+            s = m.defstmt[name]
+            p = 0.45 if (s.body_imports or s.reads) else 0.1
+            if self.chance(p):
+                self.add_call(m, name, s)
+
+    def pick_shape(self, kind: str) -> str:
+        shapes = {
+            "class": ["base", "base", "base", "annotation", "classbody", "const", "default"],
+            "func": ["decorator", "decorator", "call", "call", "call", "default", "const",
+                     "classbody"],
+            "const": ["const", "const", "default", "classbody", "annotation", "toplevel"],
+        }[kind]
+        return self.rng.choice(shapes)
+
+    def local_def(self, m: Module, kind: str, need: Stmt | None, pred=lambda s: True):
+        """A def of `kind` in m that can come after `need` (no dependency cycle)."""
+        cands = [m.defstmt[n] for n in m.defs if kind_of(n) == kind and pred(m.defstmt[n])]
+        cands = [s for s in cands if need is None or not self.depends_on(m, need, s)]
+        return self.rng.choice(cands) if cands else None
+
+    def depends_on(self, m: Module, a: Stmt, b: Stmt) -> bool:
+        """Does a (transitively) need b?"""
+        ids = {id(s): s for s in m.stmts}
+        seen, todo = set(), [a]
+        while todo:
+            s = todo.pop()
+            if s is b:
+                return True
+            for n in s.needs:
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(ids[n])
+        return False
+
+    def new_private(self, m: Module, prefix: str) -> str:
+        self.counter += 1
+        return f"_{prefix}{self.counter}"
+
+    def use_now(self, m: Module, expr: str, b: Binding, shape: str) -> None:
+        """Use `expr` while the module runs (needs b's import statement first)."""
+        r = self.rng
+        need = b.stmt
+        def attach(s: Stmt):
+            s.needs.add(id(need))
+        if shape == "base":
+            s = self.local_def(m, "class", need, lambda s: s.base is None)
+            if s:
+                s.base = expr
+                return attach(s)
+            shape = "const"
+        if shape == "decorator":
+            kind = r.choice(["func", "class"])
+            s = self.local_def(m, kind, need, lambda s: s.decorator is None) or \
+                self.local_def(m, "func", need, lambda s: s.decorator is None)
+            if s:
+                s.decorator = expr
+                return attach(s)
+            shape = "call"
+        if shape == "default":
+            s = self.local_def(m, "func", need)
+            if s:
+                s.params.append([f"opt{len(s.params)}", None, expr])
+                return attach(s)
+            shape = "const"
+        if shape == "classbody":
+            s = self.local_def(m, "class", need)
+            if s:
+                s.class_lines.append(f"{r.choice(['kind', 'default', 'handler', 'ref'])}"
+                                     f"{len(s.class_lines)} = {expr}")
+                return attach(s)
+            shape = "const"
+        if shape == "annotation":
+            self.annotate(m, expr, quote=False, need=need)
+            return
+        if shape == "const":
+            s = self.local_def(m, "const", need, lambda s: not s.needs)
+            if s and self.chance(0.6):
+                s.text = f"{s.name} = {expr}"
+                return attach(s)
+            shape = "toplevel"
+        if shape == "call":
+            cls = self.local_def(m, "class", need)
+            if cls and self.chance(0.5):  # registration: register(LocalClass)
+                s = self.stmt(m, "use", r.uniform(0.5, 1.2), text=f"{expr}({cls.name})")
+                s.needs |= {id(need), id(cls)}
+            else:
+                target = self.new_private(m, r.choice(["default", "instance", "hook"]))
+                s = self.stmt(m, "use", r.uniform(0.3, 1.2), text=f"{target} = {expr}()")
+                s.needs.add(id(need))
+            return
+        # "toplevel": a plain read
+        target = self.new_private(m, r.choice(["alias", "ref", "registry"]))
+        text = r.choice([f"{target} = {expr}", f"{target} = [{expr}]",
+                         f"{target} = {{'key': {expr}}}"])
+        s = self.stmt(m, "use", r.uniform(0.3, 1.2), text=text)
+        s.needs.add(id(need))
+
+    def annotate(self, m: Module, expr: str, quote: bool, need: Stmt | None) -> None:
+        r = self.rng
+        ann = f'"{expr}"' if quote else expr
+        where = r.choice(["param", "return", "field", "module"])
+        s = None
+        if where in ("param", "return"):
+            s = self.local_def(m, "func", need)
+            if s and where == "param":
+                s.params[0][1] = ann if s.params[0][1] is None else s.params[0][1]
+            elif s:
+                s.returns = s.returns or ann
+        elif where == "field":
+            s = self.local_def(m, "class", need)
+            if s:
+                s.class_lines.append(f"field{len(s.class_lines)}: {ann}")
+        if s is None:
+            target = self.new_private(m, "slot")
+            s = self.stmt(m, "use", r.uniform(0.3, 1.2), text=f"{target}: {ann} = None")
+        if need is not None and not (quote or m.future):
+            s.needs.add(id(need))
+
+    def use_annotation_only(self, m: Module, b: Binding) -> None:
+        """TYPE_CHECKING names appear in annotations only: quoted, or under the future import;
+        now and then evaluated (NameError in every order)."""
+        if m.future:
+            self.annotate(m, b.expr, quote=False, need=None)
+        else:
+            self.annotate(m, b.expr, quote=not self.chance(0.12), need=None)
+
+    def use_later(self, m: Module, expr: str, b: Binding) -> None:
+        kind = self.rng.choice(["func", "class"])
+        if b.guard == "try" and b.kind == "module":
+            kind = "class"  # methods never run at import time; `None.attr` is not our subject
+            s = self.local_def(m, kind, None)
+        else:
+            s = self.local_def(m, kind, None) or self.local_def(m, "func", None)
+        if s is None:
+            return
+        s.reads.append(expr)
+        s.read_needs.add(id(b.stmt))
+
+    def add_call(self, m: Module, name: str, s: Stmt) -> None:
+        r = self.rng
+        target = self.new_private(m, r.choice(["setup", "loaded", "defaults"]))
+        text = r.choice([f"{name}()", f"{target} = {name}()"])
+        call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=text)
+        call.needs |= {id(s)} | s.read_needs
+        for read in s.reads:  # local defs read by the body must exist when it runs
+            head = read.partition(".")[0]
+            if head in m.defstmt and not self.depends_on(m, m.defstmt[head], call):
+                call.needs.add(id(m.defstmt[head]))
+
+    # ------------------------------------------------------------------ rendering
+    def ordered(self, m: Module) -> list:
+        ids = {id(s): s for s in m.stmts}
+        done: set = set()
+        out = []
+        pending = list(m.stmts)
+        while pending:
+            ready = [s for s in pending if all(n in done for n in s.needs)]
+            if not ready:
+                raise AssertionError(f"seed {self.seed}: dependency cycle in {m.name}")
+            s = min(ready, key=lambda s: (s.priority, s.order))
+            pending.remove(s)
+            done.add(id(s))
+            out.append(s)
+        assert len(out) == len(ids)
+        return out
+
+    def render_stmt(self, m: Module, s: Stmt) -> str:
+        if s.kind in ("import", "use", "const"):
+            return s.text
+        lines = []
+        if s.decorator:
+            lines.append(f"@{s.decorator}")
+        if s.kind == "func":
+            params = []
+            for name, ann, default in s.params:
+                p = name + (f": {ann}" if ann else "")
+                p += (f" = {default}" if ann else f"={default}") if default is not None else ""
+                params.append(p)
+            if len(params) > 1:
+                params = params[:1] + ["*"] + params[1:]
+            ret = f" -> {s.returns}" if s.returns else ""
+            lines.append(f"def {s.name}({', '.join(params)}){ret}:")
+            body = list(s.body_imports)
+            reads = list(dict.fromkeys(s.reads))
+            if reads:
+                body.append(f"found = ({', '.join(reads)},)")
+                body.append("return arg if arg is not None else found")
+            else:
+                body.append("return arg")
+            lines += ["    " + b for b in body]
+        else:  # class
+            base = f"({s.base})" if s.base else ""
+            lines.append(f"class {s.name}{base}:")
+            body = list(s.class_lines)
+            reads = list(dict.fromkeys(s.reads))
+            if reads:
+                body.append("")
+                body.append("def run(self):")
+                body.append(f"    return ({', '.join(reads)},)")
+            if not body:
+                body = [self.rng.choice(["pass", f'"""{s.name}."""', "slots = ()"])]
+            lines += [("    " + b) if b else "" for b in body]
+        return "\n".join(lines)
+
+    def render(self, m: Module) -> str:
+        head = [f'"""{m.name}: generated by randpkg seed {self.seed}."""']
+        if m.future:
+            head.append("from __future__ import annotations")
+        if m.tc_style == "typing":
+            head.append("from typing import TYPE_CHECKING")
+        elif m.tc_style == "literal":
+            head.append("TYPE_CHECKING = False")
+        parts = ["\n".join(head)]
+        stmts = self.ordered(m)
+        prev = None
+        for s in stmts:
+            text = self.render_stmt(m, s)
+            sep = "\n\n\n" if (s.kind in ("func", "class") or
+                               (prev is not None and prev.kind in ("func", "class"))) else "\n"
+            parts.append(sep + text)
+            prev = s
+        if m.is_pkg and m.reexports and self.chance(0.5):
+            names = [n for n in m.defs + m.reexports]
+            parts.append("\n\n__all__ = [" + ", ".join(repr(n) for n in names) + "]")
+        return "".join(parts).strip() + "\n"
+
+    def run(self) -> dict:
+        self.plan_tree()
+        for m in self.modules:
+            self.plan_defs(m)
+        self.plan_reexports()
+        self.plan_layers()
+        for m in self.modules:
+            self.plan_imports(m)
+        if self.chance(0.4):
+            self.plant_callback()
+        if self.chance(0.15):
+            self.plant_reentrant()
+        for m in self.modules:
+            self.plan_uses(m)
+        files = {}
+        for m in sorted(self.modules, key=lambda m: m.name):
+            src = self.render(m)
+            compile(src, m.path, "exec")  # a generator bug must fail loudly, here
+            files[m.path] = src
+        return files
+
+
+def generate(seed: int) -> dict[str, str]:
+    """{relative path: source} of the random package `rp` for this seed (deterministic)."""
+    return Generator(seed).run()
+
+
+def write(files: dict[str, str], root: Path) -> Path:
+    """Write the files under `root`; returns the package directory `root/rp`."""
+    root = Path(root)
+    for rel, src in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(src)
+    return root / TOP
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print(__doc__.rsplit("\n\n", 1)[-1].strip(), file=sys.stderr)
+        return 2
+    files = generate(int(argv[1]))
+    if (Path(argv[2]) / TOP).exists():
+        print(f"{Path(argv[2]) / TOP} already exists; pick an empty OUTDIR", file=sys.stderr)
+        return 2
+    pkg = write(files, Path(argv[2]))
+    print(f"wrote {len(files)} modules under {pkg}")
+    for rel in sorted(files):
+        print("  " + rel)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,171 @@
+"""Differential test: the static prediction against real CPython on seeded random packages.
+
+For seeds 0..N-1 (N from IMPORTSAFE_DIFF_N, default 300) tests/randpkg.py writes a package
+full of import cycles; every (entry, mode) is run for real (one `run_cpython` call per
+package) and predicted by `importsafe.check`; the tuples (outcome, exception, module, name)
+must agree everywhere. A mismatch prints the command that recreates its package.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import randpkg
+from support import outcome_key, run_cpython
+
+MODES = ("normal", "bare")
+N = int(os.environ.get("IMPORTSAFE_DIFF_N", "300"))
+EXPECTED_EXCEPTIONS = {"ImportError", "AttributeError", "NameError"}
+
+
+def list_modules(pkg_dir: Path) -> list[str]:
+    """Dotted names of the modules under `pkg_dir`: every .py file, a package as its __init__."""
+    out = []
+    for path in pkg_dir.rglob("*.py"):
+        parts = list(path.relative_to(pkg_dir.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out.append(".".join(parts))
+    return sorted(out)
+
+
+def reality(seeds, tmp: Path, workers: int = 2) -> dict:
+    """seed -> (package dir, {(entry, mode): CPython result dict}); packages run in parallel."""
+    def one(seed):
+        root = tmp / f"seed{seed}"
+        pkg = randpkg.write(randpkg.generate(seed), root)
+        jobs = [(m, mode) for m in list_modules(pkg) for mode in MODES]
+        results = run_cpython([root], jobs)
+        return seed, (pkg, {(r["entry"], r["mode"]): r for r in results})
+
+    with ThreadPoolExecutor(workers) as pool:
+        return dict(pool.map(one, seeds))
+
+
+def static_key(result) -> tuple:
+    if result.outcome == "error" and result.error is not None:
+        e = result.error
+        return ("error", e.exception, e.module, e.name)
+    return (result.outcome,)
+
+
+def distribution(real: dict) -> str:
+    """`failing pairs 41%: ImportError 1203, ...` plus per-mode and per-package shape."""
+    kinds, by_mode, pairs = Counter(), Counter(), Counter()
+    all_ok = all_fail = 0
+    for _, results in real.values():
+        fails = 0
+        for (_, mode), r in results.items():
+            pairs[mode] += 1
+            if r["outcome"] != "ok":
+                fails += 1
+                by_mode[mode] += 1
+                kinds[r["error"]["exception"] if r["outcome"] == "error" else r["outcome"]] += 1
+        all_ok += fails == 0
+        all_fail += fails == len(results)
+    total = sum(pairs.values())
+    failing = sum(kinds.values())
+    text = f"failing pairs {100 * failing / max(total, 1):.0f}%: " + ", ".join(
+        f"{k} {v}" for k, v in kinds.most_common())
+    modes = ", ".join(f"{m} {100 * by_mode[m] / max(pairs[m], 1):.0f}%" for m in MODES)
+    return (f"{text}; failing by mode: {modes}; packages all ok {all_ok}, "
+            f"all failing {all_fail}, of {len(real)}")
+
+
+def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path, capsys):
+    """The generator alone, checked against CPython: no static side involved."""
+    seeds = range(50)
+    for seed in seeds[:10]:
+        files = randpkg.generate(seed)
+        assert files == randpkg.generate(seed), f"seed {seed} is not deterministic"
+        assert 3 <= len(files) <= 12
+        for rel, src in files.items():
+            compile(src, rel, "exec")
+    real = reality(seeds, tmp_path)
+    with capsys.disabled():
+        print(f"\nrandpkg over {len(real)} packages: {distribution(real)}")
+
+    # Failures are about import order, never typos: every missing name is one the package
+    # defines somewhere (or a submodule), and every exception is one of the expected three.
+    bad = []
+    kinds = Counter()
+    for seed, (pkg, results) in real.items():
+        sources = "\n".join(p.read_text() for p in pkg.rglob("*.py"))
+        known = set(re.findall(r"^\s*(?:def|class) (\w+)|^(\w+) =", sources, re.M))
+        known = {a or b for a, b in known} | {m.rpartition(".")[2] for m in list_modules(pkg)}
+        for (entry, mode), r in results.items():
+            if r["outcome"] == "ok":
+                continue
+            err = r.get("error") or {}
+            kinds[err.get("exception", r["outcome"])] += 1
+            if r["outcome"] != "error" or err["exception"] not in EXPECTED_EXCEPTIONS \
+                    or err["name"] not in known:
+                bad.append((seed, entry, mode, r))
+    assert not bad, "unexpected outcomes:\n" + "\n".join(map(str, bad[:10]))
+
+    total = sum(len(results) for _, results in real.values())
+    share = sum(kinds.values()) / total
+    assert 0.25 <= share <= 0.65, f"failing share {share:.0%} is off the 30-60% target"
+    for exc in EXPECTED_EXCEPTIONS:
+        assert kinds[exc] >= 0.02 * total, f"too few {exc}: {kinds}"
+
+
+def test_static_prediction_matches_cpython(tmp_path, capsys):
+    import importsafe
+
+    check = getattr(importsafe, "check", None)
+    if check is None:
+        pytest.skip("importsafe.check() does not exist yet")
+    seeds = range(N)
+    real = reality(seeds, tmp_path)
+
+    mismatches = []  # (seed, entry, mode, cpython key, static key, cpython msg, static msg)
+    agree = total = 0
+    for seed, (pkg, results) in real.items():
+        try:
+            report = check([pkg], modes=MODES)
+            predicted = {(r.entry, r.mode): r for r in report.results}
+        except Exception as exc:  # noqa: BLE001 - a crash is a disagreement on every pair
+            predicted = {}
+            crash = f"importsafe.check raised {type(exc).__name__}: {exc}"
+        else:
+            crash = None
+        for pair, r in results.items():
+            total += 1
+            want = outcome_key(r)
+            got_result = predicted.get(pair)
+            got = static_key(got_result) if got_result is not None else ("missing",)
+            if got == want:
+                agree += 1
+                continue
+            real_msg = (r.get("error") or {}).get("message") or r.get("reason")
+            static_msg = crash or (got_result.error.message if got_result is not None
+                                   and got_result.error is not None else
+                                   getattr(got_result, "reason", None))
+            mismatches.append((seed, *pair, want, got, real_msg, static_msg))
+        for pair in sorted(set(predicted) - set(results)):
+            total += 1
+            mismatches.append((seed, *pair, ("not a module",), static_key(predicted[pair]),
+                               None, "static reported an (entry, mode) CPython does not have"))
+
+    pct = 100 * agree / max(total, 1)
+    with capsys.disabled():
+        print(f"\ndifferential: {agree}/{total} (entry, mode) agree ({pct:.2f}%) over "
+              f"{len(real)} packages; {distribution(real)}")
+
+    if mismatches:
+        lines = [f"{len(mismatches)} of {total} (entry, mode) disagree; the first ones:"]
+        for seed, entry, mode, want, got, real_msg, static_msg in mismatches[:10]:
+            lines.append(f"- seed {seed}: {entry} [{mode}]\n"
+                         f"    cpython: {want}  {real_msg or ''}\n"
+                         f"    static:  {got}  {static_msg or ''}\n"
+                         f"    reproduce: python tests/randpkg.py {seed} /tmp/x")
+        seeds_hit = Counter(m[0] for m in mismatches)
+        lines.append(f"packages with mismatches: {len(seeds_hit)} "
+                     f"(most: {', '.join(f'seed {s} x{n}' for s, n in seeds_hit.most_common(5))})")
+        pytest.fail("\n".join(lines), pytrace=False)
