@@ -8,8 +8,9 @@ from typing import Iterable, Sequence
 
 from .diagnose import diagnose
 from .model import MODES, Report, Result
+from .parallel import map_slices, no_cyclic_gc
 from .static.discover import ModuleInfo
-from .static.events import ModuleFacts
+from .static.events import FileProblem, ModuleFacts
 from .static.facts import facts_from_source
 from .static.layout import InputError, Target, find_top, is_entry, resolve_targets, scan
 from .static.simulate import simulate
@@ -19,31 +20,33 @@ PARALLEL_MIN_FILES = 400
 RECURSION_LIMIT = 20000
 
 
-def read_facts(info: ModuleInfo, target_version=(3, 11)) -> ModuleFacts:
+def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True) -> ModuleFacts:
     try:
         with open(info.path, "rb") as f:
             source = f.read()
     except OSError as exc:
-        from .static.events import FileProblem
         problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
         return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
-    return facts_from_source(source, info.name, info.path, info.kind == "package", target_version)
+    return facts_from_source(source, info.name, info.path, info.kind == "package",
+                             target_version, bodies)
 
 
 def _read_chunk(items):
-    infos, version = items
-    return [read_facts(i, version) for i in infos]
+    infos, version, bodies = items
+    with no_cyclic_gc():
+        return [read_facts(i, version, bodies) for i in infos]
 
 
-def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None
-               ) -> dict[str, ModuleFacts]:
-    """Parse every source module; in parallel processes when there are many."""
+def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
+               bodies: bool = True) -> dict[str, ModuleFacts]:
+    """Parse every source module; in parallel processes when there are many. Without
+    `bodies`, function bodies are left as stubs for the simulator to load when called."""
     todo = [i for i in infos if i.kind in ("module", "package")]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        return {f.name: f for f in (read_facts(i, target_version) for i in todo)}
+        return {f.name: f for f in _read_chunk((todo, target_version, bodies))}
     size = max(16, len(todo) // (jobs * 8))
-    chunks = [(todo[k:k + size], target_version) for k in range(0, len(todo), size)]
+    chunks = [(todo[k:k + size], target_version, bodies) for k in range(0, len(todo), size)]
     out: dict[str, ModuleFacts] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for batch in pool.map(_read_chunk, chunks):
@@ -53,7 +56,8 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
-    package of the source roots that their imports name, until nothing new is reached."""
+    package of the source roots that their imports name, until nothing new is reached.
+    Function bodies are stubs here: the few called at import time are loaded on demand."""
     problems: list = []
     index: dict[str, ModuleInfo] = {}
     facts: dict[str, ModuleFacts] = {}
@@ -68,17 +72,18 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             for info in scan(root, top, problems):
                 index.setdefault(info.name, info)
                 new.append(info)
-        fresh = load_facts(new, target_version, jobs)
+        fresh = load_facts(new, target_version, jobs, bodies=False)
         facts.update(fresh)
         pending = []
-        for f in fresh.values():
-            for imported in f.imports:
+        for name in fresh:
+            for imported in facts[name].imports:
                 top = imported.partition(".")[0]
                 if top not in scanned:
                     root = find_top(roots, top)
-                    if root is not None:
+                    if root is None:
+                        scanned.add(top)
+                    else:
                         pending.append((root, top))
-                    scanned.add(top) if root is None else None
     return index, facts, problems
 
 
@@ -87,18 +92,24 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
           memo: bool = True) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`."""
     roots, targets = resolve_targets(list(paths), list(source_roots))
-    index, facts, problems = discover_and_parse(targets, roots, target_version, jobs)
-    entries = sorted(n for n, i in index.items()
-                     if i.kind in ("module", "package") and is_entry(n, targets))
-    if not entries:
-        raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    program = Program(index, facts, memo=memo)
-    try:
-        results = tuple(simulate(e, m, program) for e in entries for m in modes)
-    finally:
-        sys.setrecursionlimit(limit)
+    workers = jobs or os.cpu_count() or 1
+    with no_cyclic_gc():
+        index, facts, problems = discover_and_parse(targets, roots, target_version, workers)
+        entries = sorted(n for n, i in index.items()
+                         if i.kind in ("module", "package") and is_entry(n, targets))
+        if not entries:
+            raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
+        program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
+            index[name], target_version, bodies=True))
+        todo = [(e, m) for e in entries for m in modes]
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+        try:
+            results = tuple(map_slices(
+                lambda part: [simulate(e, m, program) for e, m in part], todo,
+                workers if len(todo) >= PARALLEL_MIN_FILES else 1))
+        finally:
+            sys.setrecursionlimit(limit)
     diagnostics = diagnose(results, facts, problems)
     return Report(results, diagnostics, "static", tuple(roots))
 

@@ -136,7 +136,7 @@ class FunctionFacts:
 
     name: str
     line: int
-    body: tuple
+    body: tuple | None  # None: not extracted yet (a stub; Program.function_body loads it)
     local_names: frozenset[str]
     global_names: frozenset[str]
 

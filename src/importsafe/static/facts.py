@@ -14,6 +14,7 @@ from .events import (
     Try, Use,
 )
 from .exprs import attr_chain, expr_events, target_events
+from .prune import prune_reads, rebinding_globals
 
 TargetVersion = tuple[int, int]
 
@@ -40,6 +41,7 @@ class _Extractor:
         self.imports: set[str] = set()
         self.bindings: dict[str, int] = {}
         self.declared_global: set[str] = set()
+        self.bodies = True  # extract module-level function bodies (else stubs, loaded later)
         # module-level names known to hold a literal truth value (`PY3 = True`), for
         # deciding `if not PY3:`; `flow` says whether code here surely runs ("live"), may
         # run ("maybe": bindings forget what we knew), or never runs ("dead").
@@ -159,7 +161,10 @@ class _Extractor:
             chain = attr_chain(dec)
             if chain is not None:
                 out.append(Call(node.lineno, chain[0], chain[1]))
-        func = self.function(node) if scope == "module" else None
+        func = None
+        if scope == "module":
+            func = self.function(node) if self.bodies else \
+                FunctionFacts(node.name, node.lineno, None, frozenset(), frozenset())
         out.append(Def(node.lineno, node.name, func))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
@@ -560,18 +565,22 @@ def bound_names(events) -> set[str]:
 
 
 def extract(tree: ast.Module, name: str, path: str, is_package: bool,
-            target: TargetVersion = (3, 11)) -> ModuleFacts:
+            target: TargetVersion = (3, 11), bodies: bool = True) -> ModuleFacts:
+    """Facts of one parsed module. Without `bodies`, module-level functions get stubs
+    (body None) that the simulator loads on the first call at import time."""
     future = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and
                  any(a.name == "annotations" for a in s.names) for s in tree.body)
     ex = _Extractor(name, is_package, target, future)
+    ex.bodies = bodies
     body = ex.block(tree.body, TOP, "module")
+    body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,
                        tuple(sorted(ex.bindings.items(), key=lambda kv: kv[1])),
                        frozenset(ex.imports))
 
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
-                      target: TargetVersion = (3, 11)) -> ModuleFacts:
+                      target: TargetVersion = (3, 11), bodies: bool = True) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem."""
     try:
         tree = ast.parse(source, filename=path)
@@ -584,7 +593,7 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
     except RecursionError:
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
-    return extract(tree, name, path, is_package, target)
+    return extract(tree, name, path, is_package, target, bodies)
 
 
 __all__ = ["extract", "facts_from_source", "resolve_relative", "decide_condition",

@@ -147,22 +147,22 @@ class Simulator(ImportState):
             return
         if self.program.memo is None or self.calls or name not in self.index:
             return self._find_and_load(name)
-        variants, hit = self.memo_lookup(name)
+        hit = self.memo_lookup(name)
         if hit is not None:
             return self._replayed(self.replay(hit))
         marks, depth = self.begin_recording(name), len(self.stack)
         try:
             self._find_and_load(name)
         except SimError as err:
-            self.end_recording(variants, marks, ("error", err.info, depth, err.uncertain))
+            self.end_recording(name, marks, ("error", err.info, depth, err.uncertain))
             raise
         except SimUnknown as why:
-            self.end_recording(variants, marks, ("unknown", str(why)))
+            self.end_recording(name, marks, ("unknown", str(why)))
             raise
         except BaseException:
-            self.end_recording([], marks, None)
+            self.end_recording(None, marks, None)
             raise
-        self.end_recording(variants, marks, ("ok",))
+        self.end_recording(name, marks, ("ok",))
 
     def _replayed(self, outcome) -> None:
         if outcome[0] == "error":
@@ -333,7 +333,7 @@ class Simulator(ImportState):
         if value[0] == "f" and value[3] is not None:
             module = self.deref(value)
             if module is not None:
-                self.call_function(module, value[3])
+                self.call_function(module, self.program.function_body(module.name, value[3]))
 
     def call_function(self, module: ModState, func) -> None:
         # CPython re-enters a running function (a decorator calling back into it); we do too,
@@ -494,22 +494,20 @@ class Simulator(ImportState):
             self.exec_block(ev.body, frame)
         elif ev.cond == "false":
             self.exec_block(ev.orelse, frame)
-        else:
-            try:
-                self.exec_block(ev.body, frame)
-            except SimError as err:
-                err.uncertain = err.uncertain or (
-                    f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
-                    "cannot be decided statically")
-                raise
-            except _Return:
-                pass  # the branch may not run: go on with the rest of the body
+        else:  # either branch may run: run both, and any failure in them is uncertain
+            for branch in (ev.body, ev.orelse):
+                try:
+                    self.exec_block(branch, frame)
+                except SimError as err:
+                    err.uncertain = err.uncertain or (
+                        f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
+                        "cannot be decided statically")
+                    raise
+                except _Return:
+                    pass  # the branch may not run: go on with the rest of the body
             if frame.kind == "function" and not frame.uncertain and _may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
-            for name in bound_names(ev.orelse):
-                if frame.kind == "module" and self.ns_get(frame.module, name) is MISSING:
-                    self.bind(name, OPAQUE, frame)
 
     def e_Try(self, ev: Try, frame):
         try:

@@ -9,12 +9,14 @@ because the simulator is deterministic in what it reads.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from .discover import ModuleInfo
-from .events import ModuleFacts
+from .events import Def, FunctionFacts, If, ModuleFacts, Try
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 MISSING = object()
-MEMO_VARIANTS = 16  # recorded contexts kept per module
+NO_MODULE = object()
 
 
 class ModState:
@@ -50,6 +52,9 @@ class ModState:
         self.shared = True
         return (self.info, self.ns, self.status, self.dynamic, self.epoch, self.token)
 
+    def __repr__(self) -> str:
+        return f"<ModState {self.name} #{self.epoch} {self.status}>"
+
     @classmethod
     def restore(cls, snap: tuple, born: int) -> "ModState":
         st = cls.__new__(cls)
@@ -64,12 +69,72 @@ class Program:
     recorded sub-imports (module name -> variants)."""
 
     def __init__(self, index: dict[str, ModuleInfo], facts: dict[str, ModuleFacts],
-                 memo: bool = True):
+                 memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None):
         self.index = index
         self.facts = facts
         self.tops = frozenset(name.partition(".")[0] for name in index)
-        self.memo: dict[str, list] | None = {} if memo else None
+        self.memo: dict[str, object] | None = {} if memo else None
         self.hits = self.misses = 0
+        self.load_bodies = load_bodies  # module -> facts with every function body
+        self._bodies: dict[str, dict] = {}
+
+    def function_body(self, module: str, stub: FunctionFacts) -> FunctionFacts:
+        """The facts of a module-level function, loading its body on the first call."""
+        if stub.body is not None:
+            return stub
+        found = self._bodies.get(module)
+        if found is None:
+            full = self.load_bodies(module) if self.load_bodies is not None else None
+            found = self._bodies[module] = _functions(full.body if full is not None else ())
+        return found.get((stub.name, stub.line)) or FunctionFacts(
+            stub.name, stub.line, (), frozenset(), frozenset())
+
+    def remember(self, name: str, variant: tuple) -> None:
+        """Add a variant to the trie of `import name` (see ImportState.memo_lookup)."""
+        deps = variant[0]
+        node, parent, value = self.memo.get(name), None, None
+        i = 0
+        while node is not None and i < len(deps):
+            if node.__class__ is tuple or node.dep != deps[i][:3]:
+                return  # the same reads would have been made: cannot happen, keep the old
+            parent, value = node, deps[i][3]
+            node = node.children.get(value)
+            i += 1
+        if node is not None:
+            return  # already known
+        tail: object = variant
+        for dep in reversed(deps[i:]):
+            tail = _Node(dep[:3], {dep[3]: tail})
+        if parent is None:
+            self.memo[name] = tail
+        else:
+            parent.children[value] = tail
+
+
+def _functions(events) -> dict:
+    """(name, line) -> FunctionFacts of every module-level def (also under if / try)."""
+    out: dict = {}
+    stack = list(events)
+    while stack:
+        ev = stack.pop()
+        if ev.__class__ is Def and ev.func is not None:
+            out[(ev.name, ev.line)] = ev.func
+        elif ev.__class__ is If:
+            stack.extend((*ev.body, *ev.orelse))
+        elif ev.__class__ is Try:
+            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
+                                                              for x in h.body)))
+    return out
+
+
+class _Node:
+    """A trie node: which dependency to read next, and the subtree for each value."""
+
+    __slots__ = ("dep", "children")
+
+    def __init__(self, dep: tuple, children: dict):
+        self.dep = dep
+        self.children = children
 
 
 class ImportState:
@@ -158,29 +223,30 @@ class ImportState:
 
     # -- memo -----------------------------------------------------------------------------
     def memo_lookup(self, name: str):
-        """A recorded variant of `import name` whose every dependency holds now, or None."""
-        variants = self.program.memo.setdefault(name, [])
+        """The recorded variant of `import name` whose every dependency holds now, or None.
+
+        The simulator is deterministic, so two variants read the same dependencies in the
+        same order up to the first value that differs: the variants of one import form a
+        trie over (dependency -> value), and a lookup walks one path of it."""
+        node = self.program.memo.get(name)
         modules, epochs = self.modules, self.epochs
-        for variant in variants:
-            for kind, mod, key, value in variant[0]:
-                st = modules.get(mod)
-                if kind == "a":
-                    if st is None or st.ns.get(key, MISSING) != value:
-                        break
-                elif kind == "p":
-                    if st is not None:
-                        if st.epoch != value:
-                            break
-                    elif value != ("absent", epochs.get(mod, 0)):
-                        break
-                elif st is None or value != (st.status if kind == "s" else
-                                             st.dynamic if kind == "d" else st.token):
-                    break
-            else:
+        while node is not None:
+            if node.__class__ is tuple:
                 self.program.hits += 1
-                return variants, variant
+                return node
+            kind, mod, key = node.dep
+            st = modules.get(mod)
+            if kind == "a":
+                now = st.ns.get(key, MISSING) if st is not None else NO_MODULE
+            elif kind == "p":
+                now = st.epoch if st is not None else ("absent", epochs.get(mod, 0))
+            elif st is None:
+                now = NO_MODULE
+            else:
+                now = st.status if kind == "s" else st.dynamic if kind == "d" else st.token
+            node = node.children.get(now)
         self.program.misses += 1
-        return variants, None
+        return None
 
     def begin_recording(self, name: str) -> tuple[int, int, int]:
         self.clock += 1
@@ -190,7 +256,7 @@ class ImportState:
         self.state(name)  # absent: the recording creates it
         return marks
 
-    def end_recording(self, variants: list, marks: tuple[int, int, int], outcome) -> None:
+    def end_recording(self, name: str | None, marks: tuple[int, int, int], outcome) -> None:
         log_mark, write_mark, stale_mark = marks
         self.rec_starts.pop()
         self.rec_start = self.rec_starts[-1] if self.rec_starts else -1
@@ -200,8 +266,9 @@ class ImportState:
         created = {d[1] for d in deps.values() if d[0] == "p" and d[3].__class__ is tuple}
         kept = tuple(d for d in deps.values() if d[0] == "p" or d[1] not in created)
         writes = tuple(w for w in self.writes[write_mark:] if w[0] not in created)
-        made = tuple((n, self.modules[n].snapshot() if n in self.modules else None,
-                      self.epochs.get(n, 0)) for n in sorted(created))
+        modules = self.modules
+        made = tuple((n, modules[n].snapshot() if n in modules else None,
+                      self.epochs.get(n, 0)) for n in created)
         stale = tuple((k, self.stale[k].snapshot()) for k in self.stale_log[stale_mark:])
         # what an enclosing recording needs of this one is exactly its summary
         del self.log[log_mark:]
@@ -209,8 +276,8 @@ class ImportState:
         if self.rec_starts:
             self.log.extend(kept)
             self.writes.extend(writes)
-        variants.insert(0, (kept, writes, made, stale, outcome))
-        del variants[MEMO_VARIANTS:]
+        if name is not None:
+            self.program.remember(name, (kept, writes, made, stale, outcome))
 
     def replay(self, variant) -> tuple:
         deps, writes, made, stale, outcome = variant

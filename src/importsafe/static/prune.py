@@ -1,0 +1,121 @@
+"""Drop reads that cannot fail: a name or attribute chain already read earlier in the same
+straight-line code, with nothing in between that could rebind or delete it.
+
+A read that succeeded stays successful: names and attributes are only ever added, except by
+`del`, rebinding, or a call into a function that rebinds a global (all of which reset what is
+known). This keeps facts small (test modules read the same names thousands of times), which
+makes them cheap to send between processes and to replay, without changing any outcome.
+"""
+from __future__ import annotations
+
+from .events import (
+    Bind, Call, ClassBody, Def, Del, Dynamic, FunctionFacts, If, Import, ImportFrom, SetAttr, Try,
+    Use,
+)
+
+
+class _Seen:
+    """Chains known to resolve: name -> set of attribute tuples (every prefix included)."""
+
+    __slots__ = ("chains",)
+
+    def __init__(self, chains=None):
+        self.chains: dict[str, set] = chains if chains is not None else {}
+
+    def copy(self) -> "_Seen":
+        return _Seen({k: set(v) for k, v in self.chains.items()})
+
+    def known(self, name: str, attrs: tuple) -> bool:
+        got = self.chains.get(name)
+        return got is not None and attrs in got
+
+    def add(self, name: str, attrs: tuple) -> None:
+        got = self.chains.setdefault(name, set())
+        for i in range(len(attrs) + 1):
+            got.add(attrs[:i])
+
+    def forget(self, names) -> None:
+        for name in names:
+            self.chains.pop(name, None)
+
+
+def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen | None = None
+                ) -> tuple:
+    """`events` without redundant Use events. `rebinding`: globals that calls may rebind."""
+    seen = seen if seen is not None else _Seen()
+    out = []
+    for ev in events:
+        cls = ev.__class__
+        if cls is Use:
+            if seen.known(ev.name, ev.attrs):
+                continue
+            seen.add(ev.name, ev.attrs)
+        elif cls is Bind or cls is Del:
+            seen.forget(ev.names)
+        elif cls is Import:
+            if ev.call is None:
+                seen.forget((ev.asname or ev.module.partition(".")[0],))
+        elif cls is ImportFrom:
+            if ev.names[0][0] == "*":
+                seen.chains.clear()
+            else:
+                seen.forget(a or n for n, a in ev.names)
+        elif cls is Def:
+            if ev.func is not None and ev.func.body is not None:
+                f = ev.func
+                ev = Def(ev.line, ev.name, FunctionFacts(
+                    f.name, f.line, prune_reads(f.body, rebinding), f.local_names,
+                    f.global_names))
+            seen.forget((ev.name,))
+        elif cls is ClassBody:
+            ev = ClassBody(ev.line, ev.name, prune_reads(ev.body, rebinding, seen.copy()))
+            seen.forget((ev.name,))
+        elif cls is If:
+            ev = If(ev.line, ev.cond, prune_reads(ev.body, rebinding, seen.copy()),
+                    prune_reads(ev.orelse, rebinding, seen.copy()), ev.why)
+            seen.forget(_bound_in((*ev.body, *ev.orelse)))
+        elif cls is Try:
+            ev = _prune_try(ev, rebinding, seen)
+        elif cls is Call:
+            seen.forget(rebinding)
+        elif cls is SetAttr:
+            seen.forget((ev.name,))
+        elif cls is Dynamic:
+            seen.chains.clear()
+        out.append(ev)
+    return tuple(out)
+
+
+def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
+    body = prune_reads(ev.body, rebinding, seen.copy())
+    handlers = tuple(h.__class__(h.line, h.types, h.name, prune_reads(h.body, rebinding,
+                                                                        seen.copy()))
+                     for h in ev.handlers)
+    orelse = prune_reads(ev.orelse, rebinding, seen.copy())
+    final = prune_reads(ev.final, rebinding, seen.copy())
+    new = Try(ev.line, body, handlers, orelse, final)
+    everything = (*body, *orelse, *final, *(x for h in handlers for x in h.body))
+    seen.forget(_bound_in(everything))
+    seen.forget(h.name for h in handlers if h.name)
+    return new
+
+
+def _bound_in(events) -> set[str]:
+    from .facts import bound_names
+    return bound_names(events)
+
+
+def rebinding_globals(events) -> frozenset[str]:
+    """Names that module-level functions declare `global` (a call may rebind them)."""
+    names: set[str] = set()
+    stack = list(events)
+    while stack:
+        ev = stack.pop()
+        if ev.__class__ is Def and ev.func is not None:
+            names |= ev.func.global_names
+        elif ev.__class__ is If:
+            stack.extend((*ev.body, *ev.orelse))
+        elif ev.__class__ is Try:
+            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
+                                                              for x in h.body)))
+    return frozenset(names)
