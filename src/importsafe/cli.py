@@ -43,7 +43,7 @@ def check(paths, modes, source_roots, fmt, target_version, jobs) -> None:
         report = api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
                            target_version=config.target_version, jobs=jobs)
     except (ConfigError, api.InputError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False)
+        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":

@@ -41,7 +41,9 @@ def parse_modes(text: str | list) -> tuple[str, ...]:
     bad = [m for m in modes if m not in ALL_MODES]
     if bad or not modes:
         raise ConfigError(f"unknown mode {', '.join(bad) or '(none)'}; choose from "
-                          f"{', '.join(ALL_MODES)}")
+                          f"{', '.join(MODES)}")
+    if "lazy" in modes:
+        raise ConfigError("mode 'lazy' (PEP 810) is not implemented yet; use normal, bare")
     return modes
 
 

@@ -11,8 +11,12 @@ from ..model import Report, Result
 from .json import _rel
 
 
+MAX_SOURCE = 100
+
+
 def _source_line(path: str, line: int) -> str:
-    return linecache.getline(path, line).strip() if path and line else ""
+    text = linecache.getline(path, line).strip() if path and line else ""
+    return text if len(text) <= MAX_SOURCE else text[:MAX_SOURCE - 3] + "..."
 
 
 def _result_lines(r: Result, base: str | None) -> list[Text]:

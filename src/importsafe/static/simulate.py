@@ -202,6 +202,8 @@ class Simulator(ImportState):
         try:
             if facts.problem is not None:
                 st.line = facts.problem.line
+                if facts.problem.code == "IS003":
+                    raise SimUnknown(f"{info.path}: {facts.problem.message}")
                 raise self.error("SyntaxError", name, None, facts.problem.message)
             self.exec_block(facts.body, Frame_("module", st))
         except BaseException:

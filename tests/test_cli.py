@@ -1,0 +1,173 @@
+"""The command line a new user runs: outputs, exit codes, bad input, configuration."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import importsafe
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "compiler_pkg"
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "importsafe", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd or ROOT, timeout=120)
+
+
+def write(root: Path, files: dict) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return root
+
+
+def test_example_text_shows_the_failing_chain():
+    proc = run_cli("check", EXAMPLE)
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout
+    assert "compiler_pkg.backend_api  [bare]" in out
+    assert "cannot import name 'Spec' from partially initialized module" in out
+    assert "program/_program.py:" in out and "from ..backend_api import Spec" in out
+    assert "'Spec' is bound at" in out
+    assert "Traceback" not in proc.stderr
+
+
+def test_example_json_has_one_result_per_entry_and_mode():
+    proc = run_cli("check", EXAMPLE, "--format", "json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert doc["schema"] == 1 and doc["source"] == "static"
+    pairs = {(r["entry"], r["mode"]) for r in doc["results"]}
+    modules = {str(p.relative_to(EXAMPLE.parent)).replace("/__init__.py", "")
+               .removesuffix(".py").replace("/", ".") for p in EXAMPLE.rglob("*.py")}
+    assert pairs == {(m, mode) for m in modules for mode in ("normal", "bare")}
+    failing = [r for r in doc["results"] if r["outcome"] == "error"]
+    assert {(r["entry"], r["mode"]) for r in failing} == {
+        ("compiler_pkg.backend_api", "bare"), ("compiler_pkg.verifier", "bare")}
+    err = next(r for r in failing if r["entry"] == "compiler_pkg.backend_api")["error"]
+    assert (err["exception"], err["module"], err["name"]) == (
+        "ImportError", "compiler_pkg.backend_api", "Spec")
+    assert [f["module"] for f in err["chain"]] == [
+        "compiler_pkg.backend_api", "compiler_pkg.program", "compiler_pkg.program._program"]
+    assert all(isinstance(f["line"], int) and f["file"].endswith(".py") for f in err["chain"])
+    for d in doc["diagnostics"]:
+        assert set(d) >= {"code", "name", "severity", "file", "line", "message"}
+
+
+def test_clean_package_exits_zero(tmp_path):
+    write(tmp_path, {"ok/__init__.py": "from . import a\n", "ok/a.py": "from . import b\nX = 1\n",
+                     "ok/b.py": "import ok.a\ndef f():\n    return ok.a.X\n"})
+    proc = run_cli("check", tmp_path / "ok", "--mode", "normal,bare")
+    assert proc.returncode == 0, proc.stdout
+    assert "0 failing" in proc.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "no/such/path"], "path does not exist"),
+    (["check", "EMPTY"], "no Python modules"),
+    (["check", "examples/compiler_pkg", "--mode", "sideways"], "unknown mode"),
+    (["check", "examples/compiler_pkg", "--format", "xml"], "Invalid value"),
+])
+def test_usage_and_input_errors_exit_two(tmp_path, args, message):
+    (tmp_path / "empty").mkdir()
+    args = [str(tmp_path / "empty") if a == "EMPTY" else a for a in args]
+    proc = run_cli(*args)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_files_are_diagnosed_and_the_rest_analysed(tmp_path):
+    write(tmp_path, {
+        "pk/__init__.py": "",
+        "pk/broken_syntax.py": "X = (\n",
+        "pk/bad_cookie.py": "# -*- coding: no-such-codec -*-\nX = 1\n",
+        "pk/not_utf8.py": b"X = '\xff\xfe'\n",
+        "pk/good.py": "from . import other\nY = other.Z\n",
+        "pk/other.py": "Z = 1\n",
+        "pk/sub/__init__.py": "",
+    })
+    os.symlink("..", tmp_path / "pk" / "sub" / "loop")
+    os.symlink("missing_target.py", tmp_path / "pk" / "dangling.py")
+    report = importsafe.check([tmp_path / "pk"])
+    codes = {(Path(d.file).name, d.code) for d in report.diagnostics}
+    assert ("broken_syntax.py", "IS001") in codes
+    assert ("bad_cookie.py", "IS001") in codes
+    assert ("not_utf8.py", "IS001") in codes
+    assert ("loop", "IS003") in codes
+    assert ("dangling.py", "IS003") in codes
+    assert report.result("pk.good", "bare").outcome == "ok"
+    assert report.result("pk.broken_syntax", "normal").error.exception == "SyntaxError"
+    assert report.result("pk.dangling", "normal").outcome == "unknown"
+    proc = run_cli("check", tmp_path / "pk")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_never_runs_user_code(tmp_path):
+    marker = tmp_path / "ran.txt"
+    write(tmp_path, {"evil/__init__.py": f"open({str(marker)!r}, 'w').write('x')\n"
+                                         "raise SystemExit(3)\n"})
+    report = importsafe.check([tmp_path / "evil"])
+    assert report.result("evil", "normal").outcome == "ok"
+    assert not marker.exists()
+
+
+def test_deeply_nested_expressions_do_not_break_the_walker(tmp_path):
+    # deep enough to exhaust a recursive Python visitor, shallow enough for CPython's parser
+    depth = 900
+    body = "X = " + " + ".join(["(1, [2, {3: name}])"] * depth) + "\n"
+    body = "name = 1\n" + body + "Y = " + "[" * 150 + "]" * 150 + "\n"
+    compile(body, "big.py", "exec")
+    write(tmp_path, {"deep/__init__.py": "from .big import X\n", "deep/big.py": body})
+    report = importsafe.check([tmp_path / "deep"])
+    assert {r.outcome for r in report.results} == {"ok"}
+    proc = run_cli("check", tmp_path / "deep")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+
+
+def test_long_source_lines_are_shortened_in_text_output(tmp_path):
+    long_tail = " + ".join(["1"] * 200)
+    write(tmp_path, {"lp/__init__.py": "from . import a\n",
+                     "lp/a.py": "from . import b\nX = 1\n",
+                     "lp/b.py": f"from .a import X  # {long_tail}\n"})
+    proc = run_cli("check", tmp_path / "lp")
+    assert proc.returncode == 1
+    assert max(len(line) for line in proc.stdout.splitlines()) < 400
+
+
+def test_namespace_root_with_explicit_source_root(tmp_path):
+    write(tmp_path, {"ns/sub/__init__.py": "",
+                     "ns/sub/a.py": "from ns.sub.b import B\nA = 1\n",
+                     "ns/sub/b.py": "from ns.sub.a import A\nB = 2\n"})
+    proc = run_cli("check", "ns/sub", "--source-root", ".", "--format", "json", cwd=tmp_path)
+    doc = json.loads(proc.stdout)
+    got = {(r["entry"], r["mode"]): r["outcome"] for r in doc["results"]}
+    assert got[("ns.sub.b", "bare")] == "error"
+    assert got[("ns.sub", "normal")] == "ok"
+    assert all(e.startswith("ns.sub") for e, _ in got)
+
+
+def test_pyproject_configuration_and_unknown_keys(tmp_path):
+    write(tmp_path, {"src/app/__init__.py": "from . import a\n", "src/app/a.py": "X = 1\n",
+                     "pyproject.toml": "[tool.importsafe]\npaths = ['src/app']\n"
+                                       "modes = ['bare']\n"})
+    proc = run_cli("check", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert {r["mode"] for r in json.loads(proc.stdout)["results"]} == {"bare"}
+    (tmp_path / "pyproject.toml").write_text("[tool.importsafe]\nsource_root = 'x'\n")
+    proc = run_cli("check", "src/app", cwd=tmp_path)
+    assert proc.returncode == 2 and "unknown key(s)" in proc.stderr and "source_root" in proc.stderr
+
+
+def test_api_returns_frozen_values():
+    report = importsafe.check([str(EXAMPLE)], modes=("bare",))
+    result = report.result("compiler_pkg.backend_api", "bare")
+    with pytest.raises(AttributeError):
+        result.outcome = "ok"
+    assert isinstance(result.error.chain, tuple)
+    assert report.failed
