@@ -186,3 +186,32 @@ class ModuleFacts:
             if bound == name:
                 return line
         return None
+
+
+def bound_names(events) -> set[str]:
+    """Every name an event list binds in its own namespace (for a function: its locals)."""
+    names: set[str] = set()
+    stack = list(events)
+    while stack:
+        e = stack.pop()
+        cls = e.__class__
+        if cls is Bind:
+            names.update(e.names)
+        elif cls is Import and e.call is None:
+            names.add(e.asname or e.module.partition(".")[0])
+        elif cls is ImportFrom:
+            names.update(a or n for n, a in e.names if n != "*")
+        elif cls in (Def, ClassBody):
+            names.add(e.name)
+        elif cls is If:
+            stack.extend(e.body)
+            stack.extend(e.orelse)
+        elif cls is Try:
+            stack.extend(e.body)
+            stack.extend(e.orelse)
+            stack.extend(e.final)
+            for h in e.handlers:
+                if h.name:
+                    names.add(h.name)
+                stack.extend(h.body)
+    return names

@@ -6,18 +6,15 @@ which real code nests far deeper, are walked with an explicit stack.
 from __future__ import annotations
 
 import ast
-import sys
 
+from .conditions import TargetVersion, decide_condition
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def, Del,
-    Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, SetAttr,
-    Try, Use,
+    Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts,
+    SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events, target_events
 from .prune import prune_reads, rebinding_globals
-
-TargetVersion = tuple[int, int]
-
 
 def resolve_relative(module: str | None, level: int, package: str) -> str | None:
     """importlib._bootstrap._resolve_name; None when it climbs above the top-level package."""
@@ -374,61 +371,6 @@ class _Extractor:
         self.bind([node.name.id], node.lineno, out, scope)  # value is lazily evaluated
 
 
-def decide_condition(test, target: TargetVersion, consts=None) -> tuple[str, str]:
-    """Decide an `if` test statically: ("true"|"false"|"unknown", why). `consts` maps
-    module-level names to the truth value they are known to hold."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        cond, why = decide_condition(test.operand, target, consts)
-        return {"true": "false", "false": "true"}.get(cond, cond), why
-    chain = attr_chain(test)
-    if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or
-                              (chain[0] == "TYPE_CHECKING" and not chain[1])):
-        return "false", "TYPE_CHECKING"
-    if isinstance(test, ast.Constant):
-        return ("true" if test.value else "false"), "constant"
-    if isinstance(test, ast.Name) and consts and test.id in consts:
-        return ("true" if consts[test.id] else "false"), "constant"
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
-            and isinstance(test.left, ast.Name) and test.left.id in consts \
-            and isinstance(test.comparators[0], ast.Constant) \
-            and type(test.ops[0]) in (ast.Eq, ast.NotEq):
-        same = consts[test.left.id] == test.comparators[0].value
-        return ("true" if same == isinstance(test.ops[0], ast.Eq) else "false"), "constant"
-    if isinstance(test, ast.BoolOp):
-        parts = [decide_condition(v, target, consts) for v in test.values]
-        conds = [c for c, _ in parts]
-        why = "TYPE_CHECKING" if any(w == "TYPE_CHECKING" for _, w in parts) else "bool"
-        if isinstance(test.op, ast.And):
-            if "false" in conds:
-                return "false", why
-            return ("true" if all(c == "true" for c in conds) else "unknown"), why
-        if "true" in conds:
-            return "true", why
-        return ("false" if all(c == "false" for c in conds) else "unknown"), why
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        return _decide_compare(test, target)
-    return "unknown", ""
-
-
-def _decide_compare(test, target) -> tuple[str, str]:
-    left, op, right = test.left, test.ops[0], test.comparators[0]
-    if attr_chain(left) == ("__name__", ()) and isinstance(right, ast.Constant) \
-            and right.value == "__main__":
-        return ("false" if isinstance(op, ast.Eq) else "true"), "__main__"
-    lchain = attr_chain(left.value if isinstance(left, ast.Subscript) else left)
-    if lchain == ("sys", ("version_info",)):
-        return _decide_version(left, op, right, target)
-    if lchain in (("sys", ("version_info", "major")), ("sys", ("version_info", "minor"))):
-        field = ast.Constant(0 if lchain[1][1] == "major" else 1)
-        subscript = ast.Subscript(ast.Attribute(ast.Name("sys"), "version_info"), field)
-        return _decide_version(subscript, op, right, target)
-    if lchain == ("sys", ("platform",)) and isinstance(right, ast.Constant):
-        same = sys.platform == right.value
-        if isinstance(op, (ast.Eq, ast.NotEq)):
-            return ("true" if same == isinstance(op, ast.Eq) else "false"), "platform"
-    return "unknown", ""
-
-
 def _anchor(call: ast.Call, name: str, package: str) -> str | None:
     """The `package` argument of a relative import_module call, when it is knowable."""
     arg = call.args[1] if len(call.args) > 1 else next(
@@ -441,36 +383,6 @@ def _anchor(call: ast.Call, name: str, package: str) -> str | None:
     if chain in (("__package__", ()), ("__spec__", ("parent",))):
         return package
     return None
-
-
-_COMPARE = {ast.GtE: lambda a, b: a >= b, ast.Gt: lambda a, b: a > b,
-            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
-            ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
-
-
-def _decide_version(left, op, right, target) -> tuple[str, str]:
-    """`sys.version_info >= (3, 8)`, `sys.version_info[:2] < (3, 10)`, `sys.version_info[0] == 3`
-    against the target version."""
-    try:
-        want = ast.literal_eval(right)
-    except ValueError:
-        return "unknown", ""
-    have: object = tuple(target[:2]) + (0, "final", 0)
-    if isinstance(left, ast.Subscript):
-        try:
-            index = ast.literal_eval(left.slice) if not isinstance(left.slice, ast.Slice) else \
-                slice(*(ast.literal_eval(p) if p is not None else None
-                        for p in (left.slice.lower, left.slice.upper, left.slice.step)))
-            have = have[index]
-        except (ValueError, TypeError, IndexError):
-            return "unknown", ""
-    fn = _COMPARE.get(type(op))
-    if fn is None or type(have) is not type(want):
-        return "unknown", ""
-    try:
-        return ("true" if fn(have, want) else "false"), "version"
-    except TypeError:
-        return "unknown", ""
 
 
 def _is_empty_literal(node) -> bool:
@@ -533,35 +445,6 @@ def _all_value(node, extend: bool) -> tuple | None:
         else:
             return (kind, None)
     return (kind, tuple(parts))
-
-
-def bound_names(events) -> set[str]:
-    """Every name an event list binds in its own namespace (for a function: its locals)."""
-    names: set[str] = set()
-    stack = list(events)
-    while stack:
-        e = stack.pop()
-        cls = e.__class__
-        if cls is Bind:
-            names.update(e.names)
-        elif cls is Import and e.call is None:
-            names.add(e.asname or e.module.partition(".")[0])
-        elif cls is ImportFrom:
-            names.update(a or n for n, a in e.names if n != "*")
-        elif cls in (Def, ClassBody):
-            names.add(e.name)
-        elif cls is If:
-            stack.extend(e.body)
-            stack.extend(e.orelse)
-        elif cls is Try:
-            stack.extend(e.body)
-            stack.extend(e.orelse)
-            stack.extend(e.final)
-            for h in e.handlers:
-                if h.name:
-                    names.add(h.name)
-                stack.extend(h.body)
-    return names
 
 
 def extract(tree: ast.Module, name: str, path: str, is_package: bool,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .events import (
     Bind, Call, ClassBody, Def, Del, Dynamic, FunctionFacts, If, Import, ImportFrom, SetAttr, Try,
-    Use,
+    Use, bound_names,
 )
 
 
@@ -101,7 +101,6 @@ def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
 
 
 def _bound_in(events) -> set[str]:
-    from .facts import bound_names
     return bound_names(events)
 
 

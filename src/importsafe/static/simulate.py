@@ -10,10 +10,9 @@ import builtins
 
 from ..model import ErrorInfo, Frame, Result
 from .discover import ModuleInfo
-from .facts import bound_names
 from .state import MISSING, OPAQUE, ImportState, ModState, Program
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, ModuleFacts, SetAttr,
+    Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, SetAttr,
     Try, Use,
 )
 
@@ -321,11 +320,15 @@ class Simulator(ImportState):
 
     # -- statements -----------------------------------------------------------------------
     def exec_block(self, events, frame: Frame_) -> None:
-        module_level = frame.kind == "module"
-        for ev in events:
-            if module_level:
-                frame.module.line = ev.line
-            getattr(self, "e_" + ev.__class__.__name__)(ev, frame)
+        dispatch = self.dispatch
+        if frame.kind == "module":
+            module = frame.module
+            for ev in events:
+                module.line = ev.line
+                dispatch[ev.__class__](self, ev, frame)
+        else:
+            for ev in events:
+                dispatch[ev.__class__](self, ev, frame)
 
     def e_Use(self, ev: Use, frame):
         self.resolve(ev.name, ev.attrs, frame)
@@ -542,3 +545,7 @@ class Simulator(ImportState):
 def simulate(entry: str, mode: str, program: Program) -> Result:
     """The outcome of `import entry` as the first import of its package, in `mode`."""
     return Simulator(program).run(entry, mode)
+
+
+Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
+    Use, Call, Exit, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If, Try)}

@@ -1,0 +1,95 @@
+"""Deciding `if` tests statically: TYPE_CHECKING, `__name__ == "__main__"`, sys.version_info
+and sys.platform against the target, and names bound to literals earlier in the module."""
+from __future__ import annotations
+
+import ast
+import sys
+
+from .exprs import attr_chain
+
+TargetVersion = tuple[int, int]
+
+
+def decide_condition(test, target: TargetVersion, consts=None) -> tuple[str, str]:
+    """Decide an `if` test statically: ("true"|"false"|"unknown", why). `consts` maps
+    module-level names to the truth value they are known to hold."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        cond, why = decide_condition(test.operand, target, consts)
+        return {"true": "false", "false": "true"}.get(cond, cond), why
+    chain = attr_chain(test)
+    if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or
+                              (chain[0] == "TYPE_CHECKING" and not chain[1])):
+        return "false", "TYPE_CHECKING"
+    if isinstance(test, ast.Constant):
+        return ("true" if test.value else "false"), "constant"
+    if isinstance(test, ast.Name) and consts and test.id in consts:
+        return ("true" if consts[test.id] else "false"), "constant"
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
+            and isinstance(test.left, ast.Name) and test.left.id in consts \
+            and isinstance(test.comparators[0], ast.Constant) \
+            and type(test.ops[0]) in (ast.Eq, ast.NotEq):
+        same = consts[test.left.id] == test.comparators[0].value
+        return ("true" if same == isinstance(test.ops[0], ast.Eq) else "false"), "constant"
+    if isinstance(test, ast.BoolOp):
+        parts = [decide_condition(v, target, consts) for v in test.values]
+        conds = [c for c, _ in parts]
+        why = "TYPE_CHECKING" if any(w == "TYPE_CHECKING" for _, w in parts) else "bool"
+        if isinstance(test.op, ast.And):
+            if "false" in conds:
+                return "false", why
+            return ("true" if all(c == "true" for c in conds) else "unknown"), why
+        if "true" in conds:
+            return "true", why
+        return ("false" if all(c == "false" for c in conds) else "unknown"), why
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return _decide_compare(test, target)
+    return "unknown", ""
+
+
+def _decide_compare(test, target) -> tuple[str, str]:
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if attr_chain(left) == ("__name__", ()) and isinstance(right, ast.Constant) \
+            and right.value == "__main__":
+        return ("false" if isinstance(op, ast.Eq) else "true"), "__main__"
+    lchain = attr_chain(left.value if isinstance(left, ast.Subscript) else left)
+    if lchain == ("sys", ("version_info",)):
+        return _decide_version(left, op, right, target)
+    if lchain in (("sys", ("version_info", "major")), ("sys", ("version_info", "minor"))):
+        field = ast.Constant(0 if lchain[1][1] == "major" else 1)
+        subscript = ast.Subscript(ast.Attribute(ast.Name("sys"), "version_info"), field)
+        return _decide_version(subscript, op, right, target)
+    if lchain == ("sys", ("platform",)) and isinstance(right, ast.Constant):
+        same = sys.platform == right.value
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return ("true" if same == isinstance(op, ast.Eq) else "false"), "platform"
+    return "unknown", ""
+
+
+_COMPARE = {ast.GtE: lambda a, b: a >= b, ast.Gt: lambda a, b: a > b,
+            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+            ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
+
+
+def _decide_version(left, op, right, target) -> tuple[str, str]:
+    """`sys.version_info >= (3, 8)`, `sys.version_info[:2] < (3, 10)`, `sys.version_info[0] == 3`
+    against the target version."""
+    try:
+        want = ast.literal_eval(right)
+    except ValueError:
+        return "unknown", ""
+    have: object = tuple(target[:2]) + (0, "final", 0)
+    if isinstance(left, ast.Subscript):
+        try:
+            index = ast.literal_eval(left.slice) if not isinstance(left.slice, ast.Slice) else \
+                slice(*(ast.literal_eval(p) if p is not None else None
+                        for p in (left.slice.lower, left.slice.upper, left.slice.step)))
+            have = have[index]
+        except (ValueError, TypeError, IndexError):
+            return "unknown", ""
+    fn = _COMPARE.get(type(op))
+    if fn is None or type(have) is not type(want):
+        return "unknown", ""
+    try:
+        return ("true" if fn(have, want) else "false"), "version"
+    except TypeError:
+        return "unknown", ""
