@@ -95,8 +95,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     workers = jobs or os.cpu_count() or 1
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers)
-        entries = sorted(n for n, i in index.items()
-                         if i.kind in ("module", "package") and is_entry(n, targets))
+        entries = sorted(n for n, i in index.items() if i.kind in ("module", "package")
+                         and is_entry(n, targets) and not n.endswith("__main__"))
         if not entries:
             raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
         program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(

@@ -9,16 +9,25 @@ Usage:
     python probe.py --batch            # stdin: {"roots": [...], "jobs": [[entry, mode], ...],
                                        #         "timeout": seconds, "fork": true}
                                        # stdout: one JSON outcome per line, in job order
+    python probe.py --serve            # the fork server of importsafe's runner (see serve())
+    python probe.py [--result FILE] ROOTS ENTRY MODE
+                                       # one job in this fresh interpreter (--no-fork); the
+                                       # outcome goes to FILE (else stdout)
 """
 
 import importlib
 import importlib.machinery
 import importlib.util
+import errno
+import faulthandler
 import json
 import os
 import re
+import select
+import shutil
 import signal
 import sys
+import time
 import traceback
 import types
 
@@ -119,12 +128,14 @@ def setup_bare(entry):
         parent = module
 
 
-def run_one(roots, entry, mode):
-    """Import `entry` in this (fresh) process and return the outcome dict."""
+def run_one(roots, entry, mode, check_loaded=True):
+    """Import `entry` in this (fresh) process and return the outcome dict. In a zygote (a
+    fork of a process that already imported an ancestor package of `entry` in normal mode)
+    `check_loaded` is off: the package is meant to be loaded already."""
     real_roots = [os.path.realpath(r) for r in roots]
     sys.path[:] = list(roots) + [p for p in sys.path if p not in roots]
     top = entry.split(".")[0]
-    loaded = sorted(m for m in sys.modules if m == top or m.startswith(top + "."))
+    loaded = check_loaded and sorted(m for m in sys.modules if m == top or m.startswith(top + "."))
     result = {"entry": entry, "mode": mode}
     if loaded:
         result.update(outcome="crash", reason="already loaded before the entry: " + ", ".join(loaded))

@@ -1,8 +1,10 @@
 """Deciding `if` tests statically: TYPE_CHECKING, `__name__ == "__main__"`, sys.version_info
-and sys.platform against the target, and names bound to literals earlier in the module."""
+against the target version, sys.platform / os.name against the platform importsafe runs on,
+and names bound to literals earlier in the module."""
 from __future__ import annotations
 
 import ast
+import os
 import sys
 
 from .exprs import attr_chain
@@ -43,6 +45,10 @@ def decide_condition(test, target: TargetVersion, consts=None) -> tuple[str, str
         return ("false" if all(c == "false" for c in conds) else "unknown"), why
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         return _decide_compare(test, target)
+    if isinstance(test, ast.Call) and attr_chain(test.func) == ("sys", ("platform", "startswith")) \
+            and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) \
+            and isinstance(test.args[0].value, (str, tuple)):
+        return ("true" if sys.platform.startswith(test.args[0].value) else "false"), "platform"
     return "unknown", ""
 
 
@@ -58,8 +64,8 @@ def _decide_compare(test, target) -> tuple[str, str]:
         field = ast.Constant(0 if lchain[1][1] == "major" else 1)
         subscript = ast.Subscript(ast.Attribute(ast.Name("sys"), "version_info"), field)
         return _decide_version(subscript, op, right, target)
-    if lchain == ("sys", ("platform",)) and isinstance(right, ast.Constant):
-        same = sys.platform == right.value
+    if lchain in (("sys", ("platform",)), ("os", ("name",))) and isinstance(right, ast.Constant):
+        same = (sys.platform if lchain[0] == "sys" else os.name) == right.value
         if isinstance(op, (ast.Eq, ast.NotEq)):
             return ("true" if same == isinstance(op, ast.Eq) else "false"), "platform"
     return "unknown", ""

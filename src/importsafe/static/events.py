@@ -102,6 +102,15 @@ class Exit:
 
 
 @dataclass(frozen=True, slots=True)
+class Raise:
+    """Module-level `raise Name(...)`, or an `assert` whose test is decided false."""
+
+    line: int
+    exception: str
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class If:
     """`cond` is "true", "false" or "unknown" (decided at extraction: TYPE_CHECKING,
     `__name__ == "__main__"`, sys.version_info against the target version)."""

@@ -10,7 +10,7 @@ import ast
 from .conditions import TargetVersion, decide_condition
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def, Del,
-    Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts,
+    Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, Raise,
     SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events, target_events
@@ -258,7 +258,22 @@ class _Extractor:
         if scope == "function":
             out.append(Exit(node.lineno))
 
-    s_Raise = s_Return
+    def s_Raise(self, node, out, guard, scope):
+        self.generic(node, out, scope)
+        if scope == "function":
+            out.append(Exit(node.lineno))
+            return
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        if isinstance(exc, ast.Name):
+            args = node.exc.args if isinstance(node.exc, ast.Call) else []
+            message = args[0].value if args and isinstance(args[0], ast.Constant) \
+                and isinstance(args[0].value, str) else ""
+            out.append(Raise(node.lineno, exc.id, message))
+
+    def s_Assert(self, node, out, guard, scope):
+        self.expr(node.test, out, scope)
+        if scope != "function" and self.decide(node.test)[0] == "false":
+            out.append(Raise(node.lineno, "AssertionError"))
 
     def s_Delete(self, node, out, guard, scope):
         names = []

@@ -7,12 +7,13 @@ known function (replayed when called at import time), or an opaque value.
 from __future__ import annotations
 
 import builtins
+import types
 
 from ..model import ErrorInfo, Frame, Result
 from .discover import ModuleInfo
 from .state import MISSING, OPAQUE, ImportState, ModState, Program
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, SetAttr,
+    Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise, SetAttr,
     Try, Use,
 )
 
@@ -29,6 +30,9 @@ _EXC_BASES = {
 _KNOWN_EXC = frozenset(n for n in dir(builtins) if n.endswith(("Error", "Exception", "Warning"))
                        ) | {"Exception", "BaseException", "KeyboardInterrupt", "SystemExit",
                             "GeneratorExit", "StopIteration", "StopAsyncIteration"}
+_NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
+MODULE_OBJECT_ATTRS = frozenset(dir(types.ModuleType)) | frozenset(
+    dir(types.ModuleType("m"))) | {"__file__", "__cached__", "__builtins__", "__path__"}
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 2
 
@@ -263,6 +267,8 @@ class Simulator(ImportState):
         found = self.ns_get(st, attr)
         if found is not MISSING:
             return found
+        if attr in MODULE_OBJECT_ATTRS:
+            return OPAQUE
         self._undecidable(st, attr)
         raise self.attr_error(st, attr)
 
@@ -276,6 +282,8 @@ class Simulator(ImportState):
         found = self.ns_get(st, name)
         if found is not MISSING:
             return found
+        if name in MODULE_OBJECT_ATTRS:
+            return OPAQUE
         self._undecidable(st, name)
         full = f"{st.name}.{name}"
         if self.state(full) is not None:
@@ -359,6 +367,9 @@ class Simulator(ImportState):
 
     def e_Exit(self, ev: Exit, frame):
         raise _Return()
+
+    def e_Raise(self, ev: Raise, frame):
+        raise self.error(ev.exception, None, None, ev.message)
 
     def e_Import(self, ev: Import, frame):
         self.import_module(ev.module)
@@ -532,7 +543,8 @@ class Simulator(ImportState):
 
     @staticmethod
     def _handler_for(ev: Try, exc: str):
-        bases = _EXC_BASES.get(exc, (exc,)) + ("Exception", "BaseException")
+        bases = _EXC_BASES.get(exc, (exc,)) + (
+            ("BaseException",) if exc in _NOT_EXCEPTION else ("Exception", "BaseException"))
         for handler in ev.handlers:
             if handler.types is None or any(t in bases for t in handler.types):
                 return handler
@@ -548,4 +560,5 @@ def simulate(entry: str, mode: str, program: Program) -> Result:
 
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
-    Use, Call, Exit, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If, Try)}
+    Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
+    Try)}

@@ -1,0 +1,1 @@
+# module-level raise / assert, platform tests and module dunder attributes (no cycle needed)

@@ -1,0 +1,1 @@
+# binds nothing itself
