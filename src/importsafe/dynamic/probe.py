@@ -18,7 +18,6 @@ Usage:
 import importlib
 import importlib.machinery
 import importlib.util
-import errno
 import faulthandler
 import json
 import os
@@ -65,7 +64,10 @@ def _last_user_globals(tb):
 
 def describe(exc, tb, roots):
     """Return the error dict for an exception escaping `import entry`."""
-    message = str(exc)
+    try:
+        message = str(exc)
+    except BaseException:  # noqa: B902 - a broken __str__ must not lose the outcome
+        message = "<unprintable %s>" % type(exc).__name__
     module = name = None
     if isinstance(exc, ModuleNotFoundError):
         module = exc.name
@@ -189,9 +191,449 @@ def run_forked(roots, entry, mode, timeout):
     return {"entry": entry, "mode": mode, "outcome": "crash", "reason": reason}
 
 
+# --- fork server (--serve) -------------------------------------------------------------
+#
+# The runner starts one server per worker and talks to it in JSON lines:
+#   server -> runner  {"hello": 1, "version": [3, 8, 18], "fork": true}
+#   runner -> server  {"op": "config", "roots": [...], "timeout": s, "base": dir, "capture": b}
+#   runner -> server  {"op": "job", "id": n, "entry": e, "mode": m, "zygote": b, "route": [...]}
+#   runner -> server  {"op": "close", "route": [pkg, ..., zygote]}
+#   server -> runner  {"id": n, "entry": e, "mode": m, "outcome": ..., ["zygote": true]}
+# Every job runs in a child forked from a process that has not imported its package (the
+# server: a "node"), in its own process group, its own temporary working directory, with
+# stdin on /dev/null and stdout/stderr in a file. The node kills it at the timeout.
+# Zygotes: a `normal` job marked "zygote" whose import succeeds (and started no thread) does
+# not exit: it reports, then becomes a node itself, forking the jobs routed to it (entries
+# below its package, in `normal` mode). Its state is what a fresh `import sub.module` sees once
+# the package's __init__ has run, so the outcome is the same, minus the repeated __init__.
+
+MAX_OUTPUT = 65536
+
+
+def _noop(*_):
+    pass
+
+
+def _terminate(*_):
+    raise SystemExit(1)
+
+
+def _signame(num):
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return "signal %d" % num
+
+
+def status_reason(status):
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return "killed by signal %d (%s)" % (sig, _signame(sig))
+    if os.WIFEXITED(status):
+        return "exited with code %d without reporting an outcome" % os.WEXITSTATUS(status)
+    return "ended with wait status %d" % status
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _line(msg):
+    return (json.dumps(msg) + "\n").encode()
+
+
+def read_tail(path, limit=MAX_OUTPUT):
+    """The last `limit` bytes of a captured output file, as text (None if unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - limit))
+            data = f.read()
+    except OSError:
+        return None
+    text = data.decode("utf-8", "replace")
+    if size > limit:
+        text = "[... %d bytes cut ...]\n" % (size - limit) + text
+    return text
+
+
+def _thread_count():
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        threading = sys.modules.get("threading")
+        return threading.active_count() if threading is not None else 1
+
+
+def _flush_std():
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: B902 - the imported code may have replaced them
+            pass
+
+
+def _nonblocking(fd):
+    os.set_blocking(fd, False)
+    return fd
+
+
+def enter_job(base, job_id):
+    """Inside a new job process: private cwd, output to a file, no bytecode. Returns its dir."""
+    job_dir = os.path.join(base, "job%s" % job_id)
+    cwd = os.path.join(job_dir, "cwd")
+    os.makedirs(cwd)
+    os.chdir(cwd)
+    out = os.open(os.path.join(job_dir, "output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(null)
+    os.close(out)
+    sys.dont_write_bytecode = True
+    os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    faulthandler.enable()  # a fatal signal leaves its traceback in the output file
+    return job_dir
+
+
+class _Child(object):
+    """A forked job process; once its import succeeds it may live on as a zygote."""
+
+    def __init__(self, job, pid, fd, zin, deadline, job_dir):
+        self.job, self.pid, self.fd, self.zin = job, pid, fd, zin
+        self.deadline, self.job_dir = deadline, job_dir
+        self.buf = b""
+        self.reported = False
+        self.timed_out = False
+        self.zygote = None  # the package name, once this child serves as a zygote
+        self.pending = {}  # id -> job forwarded to this zygote and not answered yet
+
+
+class Node(object):
+    """The event loop of the server and of every zygote: read jobs, fork, reap, report."""
+
+    def __init__(self, config, in_fd, out_fd, prefix):
+        self.config = config
+        self.in_fd, self.out_fd = in_fd, out_fd
+        self.prefix = prefix  # the package this process imported (None: nothing imported)
+        self.inbuf = b""
+        self.eof = False
+        self.children = {}  # pid -> _Child
+        self.zygotes = {}  # package -> _Child
+        self.wake_r, self.wake_w = os.pipe()
+        _nonblocking(self.wake_r)
+        _nonblocking(self.wake_w)
+        signal.signal(signal.SIGCHLD, _noop)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGTERM, _terminate)
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _send(self, msg):
+        _write_all(self.out_fd, _line(msg))
+
+    def _forget(self):
+        """In a new child: drop every descriptor and handler of this node."""
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        fds = [self.in_fd, self.out_fd, self.wake_r, self.wake_w]
+        for child in self.children.values():
+            fds.extend((child.fd, child.zin))
+        for fd in fds:
+            if fd is not None and fd > 2:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    # -- jobs ----------------------------------------------------------------------------
+    def start(self, job):
+        route = job.get("route") or []
+        if route:
+            zygote = self.zygotes.get(route[0])
+            if zygote is not None and zygote.zin is not None:
+                try:
+                    _write_all(zygote.zin, _line(dict(job, route=route[1:])))
+                    zygote.pending[job["id"]] = job
+                    return
+                except OSError:
+                    pass
+            # the zygote is gone: this node has imported an ancestor too, as good a start
+            job = dict(job, route=[])
+        self._fork(job)
+
+    def _fork(self, job):
+        read_fd, write_fd = os.pipe()
+        zin_r = zin_w = None
+        if job.get("zygote") and job["mode"] == "normal":
+            zin_r, zin_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            written = [False]
+            try:
+                os.close(read_fd)
+                if zin_w is not None:
+                    os.close(zin_w)
+                self._forget()
+                self._child_main(job, write_fd, zin_r, written)
+            except BaseException as exc:  # noqa: B902
+                if not written[0]:
+                    try:
+                        _write_all(write_fd, _line({
+                            "id": job["id"], "entry": job["entry"], "mode": job["mode"],
+                            "outcome": "crash", "reason": "probe failed: %r" % (exc,)}))
+                    except BaseException:  # noqa: B902
+                        pass
+            finally:
+                os._exit(0)
+        os.close(write_fd)
+        if zin_r is not None:
+            os.close(zin_r)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
+        timeout = self.config.get("timeout") or 0
+        deadline = time.monotonic() + timeout if timeout else None
+        job_dir = os.path.join(self.config["base"], "job%s" % job["id"])
+        self.children[pid] = _Child(job, pid, _nonblocking(read_fd), zin_w, deadline, job_dir)
+
+    def _child_main(self, job, write_fd, zin_r, written):
+        os.setpgid(0, 0)
+        enter_job(self.config["base"], job["id"])
+        timeout = self.config.get("timeout") or 0
+        if timeout:
+            signal.alarm(int(timeout) + 10)  # backstop, should this server die first
+        result = run_one(self.config["roots"], job["entry"], job["mode"],
+                         check_loaded=self.prefix is None)
+        signal.alarm(0)
+        _flush_std()
+        result["id"] = job["id"]
+        become = zin_r is not None and result["outcome"] == "ok" and _thread_count() == 1
+        if become:
+            result["zygote"] = True
+        _write_all(write_fd, _line(result))
+        written[0] = True
+        if become:
+            Node(self.config, zin_r, write_fd, job["entry"]).loop()
+
+    def close(self, route):
+        if not route:
+            return
+        zygote = self.zygotes.get(route[0])
+        if zygote is None or zygote.zin is None:
+            return
+        if len(route) > 1:
+            try:
+                _write_all(zygote.zin, _line({"op": "close", "route": route[1:]}))
+            except OSError:
+                pass
+        else:
+            os.close(zygote.zin)
+            zygote.zin = None
+
+    # -- results -------------------------------------------------------------------------
+    def _report(self, child, msg):
+        """The child's own job ended (msg is its outcome): attach output, send it up."""
+        child.reported = True
+        if self.config.get("capture"):
+            output = read_tail(os.path.join(child.job_dir, "output"))
+            if output:
+                msg["output"] = output
+        self._send(msg)
+        if msg.get("zygote"):
+            child.zygote = child.job["entry"]
+            self.zygotes[child.zygote] = child
+        else:
+            _rmtree(child.job_dir)
+            _killpg(child.pid, signal.SIGKILL)  # it is exiting; take any leftovers with it
+
+    def _on_line(self, child, line):
+        try:
+            msg = json.loads(line.decode())
+        except ValueError:
+            return
+        if not child.reported and msg.get("id") == child.job["id"]:
+            self._report(child, msg)
+            return
+        child.pending.pop(msg.get("id"), None)
+        self._send(msg)
+
+    def _drain(self, child):
+        while child.fd is not None:
+            try:
+                data = os.read(child.fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                os.close(child.fd)
+                child.fd = None
+                return
+            child.buf += data
+            while b"\n" in child.buf:
+                line, child.buf = child.buf.split(b"\n", 1)
+                self._on_line(child, line)
+
+    def _reap(self):
+        for pid in list(self.children):
+            child = self.children[pid]
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done, status = pid, 0
+            if not done:
+                continue
+            self._drain(child)
+            for fd in (child.fd, child.zin):
+                if fd is not None:
+                    os.close(fd)
+            child.fd = child.zin = None
+            del self.children[pid]
+            if child.zygote is not None:
+                self.zygotes.pop(child.zygote, None)
+                _rmtree(child.job_dir)
+                for job in list(child.pending.values()):  # a zygote died with work queued
+                    self.start(dict(job, route=[]))
+                continue
+            if not child.reported:
+                job = child.job
+                msg = {"id": job["id"], "entry": job["entry"], "mode": job["mode"]}
+                if child.timed_out:
+                    msg.update(outcome="timeout", reason="still running after %gs: killed"
+                               % self.config["timeout"])
+                else:
+                    msg.update(outcome="crash", reason=status_reason(status))
+                self._report(child, msg)
+
+    def _expire(self):
+        now = time.monotonic()
+        for child in self.children.values():
+            if not child.reported and not child.timed_out and child.deadline is not None \
+                    and now >= child.deadline:
+                child.timed_out = True
+                _killpg(child.pid, signal.SIGKILL)
+
+    def _next_deadline(self):
+        deadlines = [c.deadline for c in self.children.values()
+                     if not c.reported and not c.timed_out and c.deadline is not None]
+        return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+
+    def _read_input(self):
+        try:
+            data = os.read(self.in_fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.eof = True
+            os.close(self.in_fd)
+            for zygote in self.zygotes.values():
+                if zygote.zin is not None:
+                    os.close(zygote.zin)
+                    zygote.zin = None
+            return
+        self.inbuf += data
+        self.handle_lines()
+
+    def handle_lines(self):
+        while b"\n" in self.inbuf:
+            line, self.inbuf = self.inbuf.split(b"\n", 1)
+            if not line.strip():
+                continue
+            msg = json.loads(line.decode())
+            if msg.get("op") == "close":
+                self.close(msg.get("route") or [])
+            else:
+                self.start(msg)
+
+    def loop(self):
+        try:
+            while not (self.eof and not self.children):
+                fds = [self.wake_r] + ([] if self.eof else [self.in_fd]) + \
+                    [c.fd for c in self.children.values() if c.fd is not None]
+                ready = select.select(fds, [], [], self._next_deadline())[0]
+                for fd in ready:
+                    if fd == self.wake_r:
+                        try:
+                            while os.read(self.wake_r, 4096):
+                                pass
+                        except OSError:
+                            pass
+                    elif fd == self.in_fd:
+                        self._read_input()
+                    else:
+                        for child in list(self.children.values()):
+                            if child.fd == fd:
+                                self._drain(child)
+                self._reap()
+                self._expire()
+        finally:
+            for child in self.children.values():
+                if child.zygote is not None:
+                    _kill(child.pid, signal.SIGTERM)
+                else:
+                    _killpg(child.pid, signal.SIGKILL)
+
+
+def _kill(pid, sig):
+    try:
+        os.kill(pid, sig)
+    except OSError:
+        pass
+
+
+def _killpg(pid, sig):
+    try:
+        os.killpg(pid, sig)
+    except OSError:
+        _kill(pid, sig)
+
+
+def _rmtree(path):
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _read_line(fd, buf):
+    while b"\n" not in buf:
+        data = os.read(fd, 65536)
+        if not data:
+            raise SystemExit(0)
+        buf += data
+    line, rest = buf.split(b"\n", 1)
+    return json.loads(line.decode()), rest
+
+
+def serve():
+    in_fd, out_fd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)  # a stray print must never corrupt the protocol
+    fork = hasattr(os, "fork")
+    _write_all(out_fd, _line({"hello": 1, "version": list(sys.version_info[:3]),
+                              "implementation": sys.implementation.name, "fork": fork}))
+    config, rest = _read_line(in_fd, b"")
+    config["roots"] = [os.path.abspath(r) for r in config["roots"]]
+    sys.dont_write_bytecode = True
+    if not fork:
+        return 2
+    node = Node(config, in_fd, out_fd, None)
+    node.inbuf = rest
+    node.handle_lines()
+    node.loop()
+    return 0
+
+
 def main(argv):
     if os.path.dirname(os.path.abspath(__file__)) in [os.path.abspath(p) for p in sys.path[:1]]:
         del sys.path[0]  # never let the target see importsafe's own files
+    if argv[1:2] == ["--serve"]:
+        return serve()
     if argv[1:2] == ["--batch"]:
         request = json.loads(sys.stdin.read())
         roots = [os.path.abspath(r) for r in request["roots"]]
@@ -203,8 +645,22 @@ def main(argv):
             sys.stdout.write(json.dumps(result) + "\n")
             sys.stdout.flush()
         return 0
-    roots, entry, mode = argv[1].split(os.pathsep), argv[2], argv[3]
-    sys.stdout.write(json.dumps(run_one([os.path.abspath(r) for r in roots], entry, mode)) + "\n")
+    args = argv[1:]
+    result_path = None
+    if args[:1] == ["--result"]:
+        result_path, args = args[1], args[2:]
+        sys.dont_write_bytecode = True
+        faulthandler.enable()
+    roots, entry, mode = args[0].split(os.pathsep), args[1], args[2]
+    result = run_one([os.path.abspath(r) for r in roots], entry, mode)
+    data = json.dumps(result) + "\n"
+    if result_path is None:
+        sys.stdout.write(data)
+        return 0
+    _flush_std()
+    with open(result_path + ".tmp", "w") as f:
+        f.write(data)
+    os.rename(result_path + ".tmp", result_path)
     return 0
 
 

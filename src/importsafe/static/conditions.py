@@ -99,3 +99,27 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
         return ("true" if fn(have, want) else "false"), "version"
     except TypeError:
         return "unknown", ""
+
+
+def runtime_test(node) -> tuple | None:
+    """An `if` test in a function body, in a form the simulator can decide from the call's
+    arguments: names, literals, not / and / or, and `name is / == literal`."""
+    if isinstance(node, ast.Name):
+        return ("name", node.id)
+    if isinstance(node, ast.Constant):
+        return ("const", node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = runtime_test(node.operand)
+        return ("not", inner) if inner is not None else None
+    if isinstance(node, ast.BoolOp):
+        parts = tuple(runtime_test(v) for v in node.values)
+        if any(p is None for p in parts):
+            return None
+        return ("and" if isinstance(node.op, ast.And) else "or", parts)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Constant):
+        op = {ast.Is: "is", ast.IsNot: "is not", ast.Eq: "==", ast.NotEq: "!="}.get(
+            type(node.ops[0]))
+        if op is not None:
+            return ("cmp", op, node.left.id, node.comparators[0].value)
+    return None

@@ -58,6 +58,10 @@ class Call:
     line: int
     name: str
     attrs: tuple[str, ...] = ()
+    # which arguments the call passes: (number of positional, keyword names, how many leading
+    # positional ones are objects known not to be None, e.g. the decorated function); None
+    # when *args / **kwargs make it unknown
+    passed: tuple[int, tuple[str, ...], int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +124,7 @@ class If:
     body: tuple
     orelse: tuple
     why: str = ""
+    test: tuple | None = None  # in function bodies: a form decidable from the call's arguments
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,8 @@ class FunctionFacts:
     body: tuple | None  # None: not extracted yet (a stub; Program.function_body loads it)
     local_names: frozenset[str]
     global_names: frozenset[str]
+    positional: tuple[str, ...] = ()  # parameters that positional arguments fill, in order
+    defaults: tuple[tuple[str, object], ...] = ()  # parameters with a literal default
 
 
 @dataclass(frozen=True, slots=True)

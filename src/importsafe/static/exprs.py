@@ -33,6 +33,14 @@ def attr_chain(node) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+def passed_arguments(call: ast.Call) -> tuple[int, tuple[str, ...], int] | None:
+    """(number of positional arguments, keyword names, 0), or None with *args / **kwargs."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return None
+    return len(call.args), tuple(k.arg for k in call.keywords), 0
+
+
 def _target_names(node, out: list[str]) -> None:
     stack = [node]
     while stack:
@@ -78,7 +86,7 @@ def expr_events(root, import_call=None) -> list:
         if cls is tuple:
             tag = node[0]
             if tag == "call":
-                out.append(Call(node[1], node[2], node[3]))
+                out.append(Call(node[1], node[2], node[3], node[4]))
             elif tag == "bind":
                 out.append(Bind(node[1], (node[2],)))
             elif tag == "push":
@@ -110,7 +118,7 @@ def expr_events(root, import_call=None) -> list:
                 continue
             chain = attr_chain(node.func)
             if chain is not None and chain[0] not in shadow:
-                stack.append(("call", node.lineno, chain[0], chain[1]))
+                stack.append(("call", node.lineno, chain[0], chain[1], passed_arguments(node)))
             for kw in reversed(node.keywords):
                 stack.append(kw.value)
             stack.extend(reversed(node.args))

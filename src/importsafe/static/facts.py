@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from .conditions import TargetVersion, decide_condition
+from .conditions import TargetVersion, decide_condition, runtime_test
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def, Del,
     Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, Raise,
@@ -157,7 +157,7 @@ class _Extractor:
         for dec in reversed(node.decorator_list):
             chain = attr_chain(dec)
             if chain is not None:
-                out.append(Call(node.lineno, chain[0], chain[1]))
+                out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
         func = None
         if scope == "module":
             func = self.function(node) if self.bodies else \
@@ -177,8 +177,12 @@ class _Extractor:
         local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         local |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
         local |= bound_names(body)
+        positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
+        with_default = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        with_default += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d]
+        defaults = tuple((n, d.value) for n, d in with_default if isinstance(d, ast.Constant))
         return FunctionFacts(node.name, node.lineno, body, frozenset(local - sub.declared_global),
-                             frozenset(sub.declared_global))
+                             frozenset(sub.declared_global), positional, defaults)
 
     def s_ClassDef(self, node, out, guard, scope):
         for dec in node.decorator_list:
@@ -191,7 +195,7 @@ class _Extractor:
         for dec in reversed(node.decorator_list):
             chain = attr_chain(dec)
             if chain is not None:
-                out.append(Call(node.lineno, chain[0], chain[1]))
+                out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
         out.append(ClassBody(node.lineno, node.name, body))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
@@ -303,7 +307,8 @@ class _Extractor:
         flows = {"true": ("live", "dead"), "false": ("dead", "live")}.get(cond, ("maybe",) * 2)
         body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
         orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
-        out.append(If(node.lineno, cond, body, orelse, why))
+        test = runtime_test(node.test) if cond == "unknown" and scope == "function" else None
+        out.append(If(node.lineno, cond, body, orelse, why, test))
 
     def decide(self, test) -> tuple[str, str]:
         return decide_condition(test, self.version, self.consts)

@@ -8,9 +8,11 @@ makes them cheap to send between processes and to replay, without changing any o
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, FunctionFacts, If, Import, ImportFrom, SetAttr, Try,
-    Use, bound_names,
+    Bind, Call, ClassBody, Def, Del, Dynamic, If, Import, ImportFrom, SetAttr, Try, Use,
+    bound_names,
 )
 
 
@@ -62,17 +64,15 @@ def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen |
                 seen.forget(a or n for n, a in ev.names)
         elif cls is Def:
             if ev.func is not None and ev.func.body is not None:
-                f = ev.func
-                ev = Def(ev.line, ev.name, FunctionFacts(
-                    f.name, f.line, prune_reads(f.body, rebinding), f.local_names,
-                    f.global_names))
+                ev = Def(ev.line, ev.name, replace(ev.func, body=prune_reads(ev.func.body,
+                                                                         rebinding)))
             seen.forget((ev.name,))
         elif cls is ClassBody:
             ev = ClassBody(ev.line, ev.name, prune_reads(ev.body, rebinding, seen.copy()))
             seen.forget((ev.name,))
         elif cls is If:
-            ev = If(ev.line, ev.cond, prune_reads(ev.body, rebinding, seen.copy()),
-                    prune_reads(ev.orelse, rebinding, seen.copy()), ev.why)
+            ev = replace(ev, body=prune_reads(ev.body, rebinding, seen.copy()),
+                         orelse=prune_reads(ev.orelse, rebinding, seen.copy()))
             seen.forget(_bound_in((*ev.body, *ev.orelse)))
         elif cls is Try:
             ev = _prune_try(ev, rebinding, seen)

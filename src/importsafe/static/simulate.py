@@ -67,6 +67,35 @@ def _may_exit(ev: If) -> bool:
     return False
 
 
+UNDECIDED = object()
+_COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
+            "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _evaluate(test: tuple, frame) -> object:
+    """A function-body `if` test (conditions.runtime_test) from the literal values the call
+    left in parameters; UNDECIDED when anything it reads is not known."""
+    kind = test[0]
+    if kind == "const":
+        return test[1]
+    if kind == "name" or kind == "cmp":
+        name = test[1] if kind == "name" else test[2]
+        value = frame.locals.get(name) if name in frame.local_names else None
+        if value is not None and value[0] == "obj":
+            return True if kind == "name" else test[1] in ("is not", "!=")
+        if value is None or value[0] != "lit":
+            return UNDECIDED
+        return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
+    if kind == "not":
+        inner = _evaluate(test[1], frame)
+        return inner if inner is UNDECIDED else not inner
+    results = [_evaluate(part, frame) for part in test[1]]
+    deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
+    if any(r is not UNDECIDED and deciding(r) for r in results):
+        return kind == "or"
+    return UNDECIDED if any(r is UNDECIDED for r in results) else kind == "and"
+
+
 class Frame_:
     """A running scope: module top level, a class body, or a called function."""
 
@@ -346,15 +375,24 @@ class Simulator(ImportState):
         if value[0] == "f" and value[3] is not None:
             module = self.deref(value)
             if module is not None:
-                self.call_function(module, self.program.function_body(module.name, value[3]))
+                self.call_function(module, self.program.function_body(module.name, value[3]),
+                                   ev.passed)
 
-    def call_function(self, module: ModState, func) -> None:
+    def call_function(self, module: ModState, func, passed=None) -> None:
         # CPython re-enters a running function (a decorator calling back into it); we do too,
         # but only so far: conditions are not evaluated, so recursion would never end.
         if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
             return
         self.calls.append(id(func))
         frame = Frame_("function", module, func.local_names, func.global_names)
+        if passed is not None:  # parameters left to a literal default have a known value
+            n_positional, keywords, objects = passed
+            given = set(func.positional[:n_positional]) | set(keywords)
+            for name, value in func.defaults:
+                if name not in given:
+                    frame.locals[name] = ("lit", value)
+            for name in func.positional[:objects]:
+                frame.locals[name] = ("obj",)  # an object: truthy, not None, no literal
         try:
             self.exec_block(func.body, frame)
         except _Return:
@@ -506,9 +544,14 @@ class Simulator(ImportState):
         self.bind(ev.name, OPAQUE, frame)
 
     def e_If(self, ev: If, frame):
-        if ev.cond == "true":
+        cond = ev.cond
+        if cond == "unknown" and ev.test is not None and frame.kind == "function":
+            decided = _evaluate(ev.test, frame)
+            if decided is not UNDECIDED:
+                cond = "true" if decided else "false"
+        if cond == "true":
             self.exec_block(ev.body, frame)
-        elif ev.cond == "false":
+        elif cond == "false":
             self.exec_block(ev.orelse, frame)
         else:  # either branch may run: run both, and any failure in them is uncertain
             for branch in (ev.body, ev.orelse):
