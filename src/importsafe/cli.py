@@ -1,11 +1,13 @@
 """Command line: arguments -> config -> use case -> reporter -> exit code."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from . import api
 from .config import ConfigError, load_config
@@ -32,16 +34,27 @@ def cli() -> None:
 @click.option("--target-version", default=None, metavar="X.Y",
               help="Python version the code runs on (decides sys.version_info checks).")
 @click.option("-j", "--jobs", type=int, default=None, help="Parser processes (default: cores).")
-def check(paths, modes, source_roots, fmt, target_version, jobs) -> None:
+@click.option("--verify", is_flag=True,
+              help="Also import everything for real (as `run` does) and report every "
+                   "(entry, mode) where the prediction and reality disagree (IS201).")
+def check(paths, modes, source_roots, fmt, target_version, jobs, verify) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
     err = Console(stderr=True)
+    dynamic = None
     try:
         config = load_config(paths, source_roots, modes, target_version,
                              paths[0] if paths else os.getcwd())
         if not config.paths:
             raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
-        report = api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
-                           target_version=config.target_version, jobs=jobs)
+        if verify:
+            with _Progress(err) as progress:
+                report, dynamic = api.verify(
+                    config.paths, modes=config.modes, source_roots=config.source_roots,
+                    target_version=config.target_version, jobs=jobs, progress=progress)
+        else:
+            report = api.check(config.paths, modes=config.modes,
+                               source_roots=config.source_roots,
+                               target_version=config.target_version, jobs=jobs)
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
@@ -49,7 +62,114 @@ def check(paths, modes, source_roots, fmt, target_version, jobs) -> None:
     if fmt == "json":
         click.echo(json_report.render(report, base), nl=False)
     else:
-        text_report.render(report, Console(highlight=False), base)
+        console = Console(highlight=False)
+        text_report.render(report, console, base)
+        if dynamic is not None:
+            _render_comparison(report, console, base)
+    failed = report.failed
+    if dynamic is not None:
+        # --verify fails on any failure, predicted or real, and on any disagreement
+        failed = failed or dynamic.failed or any(d.code == "IS201" for d in report.diagnostics)
+    sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+def _render_comparison(report, console: Console, base: str) -> None:
+    """The text renderer lists problems only; --verify also lists the comparison."""
+    found = [d for d in report.diagnostics if d.code in api.RUN_RULES]
+    for d in found:
+        style = "bold red" if d.severity == "error" else "cyan"
+        where = f"{json_report._rel(d.file, base)}:{d.line}: " if d.file else ""
+        console.print(Text(f"{where}{d.code} {d.name}: {d.message}", style=style), soft_wrap=True)
+    n = sum(d.code == "IS201" for d in found)
+    console.print(Text(f"verify: {n} disagreement{'s' * (n != 1)} between static and dynamic, "
+                       f"{len(found) - n} note{'s' * (len(found) - n != 1)}",
+                       style="bold red" if n else "bold green"))
+
+
+class _Progress:
+    """A rich progress bar on stderr, on a terminal only; yields the runner's callback."""
+
+    def __init__(self, err: Console):
+        self.err = err
+        self.bar = None
+
+    def __enter__(self):
+        if not self.err.is_terminal:
+            return None
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+        self.bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("[red]{task.fields[failures]} failing"),
+                            TimeElapsedColumn(), console=self.err, transient=True)
+        self.bar.start()
+        task = self.bar.add_task("run", total=None, failures=0)
+
+        def update(done: int, total: int, failures: int) -> None:
+            self.bar.update(task, completed=done, total=total, failures=failures)
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--mode", "modes", default=None, metavar="MODES",
+              help="Comma-separated modes: normal, bare (default: normal,bare).")
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
+              help="A directory on sys.path (repeatable). Default: inferred from the paths.")
+@click.option("--python", "python", default=None, metavar="PY",
+              help="Interpreter to import with (any CPython 3.8+; default: this one).")
+@click.option("-j", "--jobs", type=int, default=None,
+              help="Imports running at once (default: cores).")
+@click.option("--timeout", type=float, default=api.DEFAULT_TIMEOUT, show_default=True,
+              metavar="S", help="Seconds before one import is killed (a `timeout` result).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--no-fork", is_flag=True,
+              help="A fresh interpreter per (entry, mode) instead of forked children.")
+@click.option("--show-output", is_flag=True,
+              help="Show what failing imports printed to stdout/stderr.")
+def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_output) -> None:
+    """Import every module under PATHS for real, first, in a fresh interpreter, in every mode."""
+    err = Console(stderr=True)
+    try:
+        config = load_config(paths, source_roots, modes, None,
+                             paths[0] if paths else os.getcwd())
+        if not config.paths:
+            raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        if jobs is not None and jobs < 1:
+            raise ConfigError("-j/--jobs must be at least 1")
+        if timeout <= 0:
+            raise ConfigError("--timeout must be positive")
+        with _Progress(err) as progress:
+            report = api.run(config.paths, modes=config.modes, python=python, jobs=jobs,
+                             timeout=timeout, fork=not no_fork,
+                             source_roots=config.source_roots, capture=show_output,
+                             progress=progress)
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    base = os.getcwd()
+    if fmt == "json":
+        doc = json_report.to_dict(report, base)
+        if show_output:
+            for r, d in zip(report.results, doc["results"]):
+                text = report.output(r.entry, r.mode) if r.outcome != "ok" else None
+                if text:
+                    d["output"] = text
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        console = Console(highlight=False)
+        text_report.render(report, console, base)
+        if show_output:
+            for r in report.results:
+                text = report.output(r.entry, r.mode) if r.outcome != "ok" else None
+                if text:
+                    console.print(Text(f"--- output of {r.entry} [{r.mode}] ---", style="dim"))
+                    console.print(Text(text.rstrip("\n")), soft_wrap=True)
     sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
 
 

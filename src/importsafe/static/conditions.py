@@ -111,10 +111,8 @@ def runtime_test(node) -> tuple | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = runtime_test(node.operand)
         return ("not", inner) if inner is not None else None
-    if isinstance(node, ast.BoolOp):
-        parts = tuple(runtime_test(v) for v in node.values)
-        if any(p is None for p in parts):
-            return None
+    if isinstance(node, ast.BoolOp):  # an operand we cannot read may not matter
+        parts = tuple(runtime_test(v) or ("unknown",) for v in node.values)
         return ("and" if isinstance(node.op, ast.And) else "or", parts)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Constant):

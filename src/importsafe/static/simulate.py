@@ -44,6 +44,7 @@ class SimError(Exception):
         super().__init__(message)
         self.info = ErrorInfo(exc, module, name, message, chain, defined_at)
         self.uncertain = uncertain  # raised in code that may not run: why
+        self.explicit = False  # a `raise` statement in the analysed code, not the machinery
 
 
 class SimUnknown(Exception):
@@ -78,6 +79,8 @@ def _evaluate(test: tuple, frame) -> object:
     kind = test[0]
     if kind == "const":
         return test[1]
+    if kind == "unknown":
+        return UNDECIDED
     if kind == "name" or kind == "cmp":
         name = test[1] if kind == "name" else test[2]
         value = frame.locals.get(name) if name in frame.local_names else None
@@ -407,7 +410,9 @@ class Simulator(ImportState):
         raise _Return()
 
     def e_Raise(self, ev: Raise, frame):
-        raise self.error(ev.exception, None, None, ev.message)
+        err = self.error(ev.exception, None, None, ev.message)
+        err.explicit = True
+        raise err
 
     def e_Import(self, ev: Import, frame):
         self.import_module(ev.module)
@@ -558,6 +563,8 @@ class Simulator(ImportState):
                 try:
                     self.exec_block(branch, frame)
                 except SimError as err:
+                    if err.explicit and not err.uncertain:
+                        continue  # an environment guard: assumed not to fire
                     err.uncertain = err.uncertain or (
                         f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
                         "cannot be decided statically")
