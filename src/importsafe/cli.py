@@ -164,6 +164,10 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
     else:
         console = Console(highlight=False)
         text_report.render(report, console, base)
+        stopped = [r.outcome for r in report.results if r.outcome in ("timeout", "crash")]
+        if stopped:
+            console.print(Text(f"of which did not finish: {stopped.count('timeout')} timeout, "
+                               f"{stopped.count('crash')} crash", style="bold red"))
         if show_output:
             for r in report.results:
                 text = report.output(r.entry, r.mode) if r.outcome != "ok" else None

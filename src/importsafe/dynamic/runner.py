@@ -417,11 +417,30 @@ def run_forked(python, roots, jobs, workers, timeout, capture, progress, base, e
             dispatch()
     finally:
         sel.close()
-        for server in servers:
-            server.close()
-        for server in servers:
-            server.stop()
+        _stop_all(servers)
     return out
+
+
+def _stop_all(servers: list[_Server], grace: float = 5.0) -> None:
+    """Close every server's input, wait for them to exit (their stdout reaching EOF: no
+    polling), kill those still there after `grace` seconds."""
+    for server in servers:
+        server.close()
+    deadline = time.monotonic() + grace
+    with selectors.DefaultSelector() as sel:
+        for server in servers:
+            if server.alive:
+                sel.register(server.out_fd, selectors.EVENT_READ, server)
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            events = sel.select(left) if left > 0 else []
+            if not events:
+                break
+            for key, _ in events:
+                if not os.read(key.fd, 1 << 16):
+                    sel.unregister(key.fd)
+    for server in servers:
+        server.stop(grace=0.5)
 
 
 def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str | None = None,

@@ -99,7 +99,10 @@ def scan_package(root: str, top: str, problems: list) -> list[ModuleInfo]:
         is_regular = os.path.isfile(init)
         out.append(ModuleInfo(dotted, init if is_regular else directory,
                               "package" if is_regular else "namespace", root))
-        names = {e.name for e in entries}
+        # CPython's FileFinder: a regular package directory beats a module file of the same
+        # name, which beats a directory without __init__ (a namespace portion)
+        files = {f[0] for f in map(_module_file_name, entries) if f is not None}
+        packages = names_of_packages(entries)
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
@@ -108,16 +111,29 @@ def scan_package(root: str, top: str, problems: list) -> list[ModuleInfo]:
                 continue
             if is_dir:
                 if _is_ident(entry.name) and entry.name != "__pycache__" and \
+                        (entry.name in packages or entry.name not in files) and \
                         _has_python(entry.path, problems):
                     stack.append((entry.path, f"{dotted}.{entry.name}"))
                 continue
             found = _module_file_name(entry)
-            if found is None or found[0] in names:  # a same-named package directory wins
+            if found is None or found[0] in packages:
                 continue
-            if found[1] == "opaque" and f"{found[0]}.py" in names:
+            if found[1] == "opaque" and any(e.name == f"{found[0]}.py" for e in entries):
                 continue
             out.append(ModuleInfo(f"{dotted}.{found[0]}", entry.path, found[1], root))
     return _dedupe(out)
+
+
+def names_of_packages(entries) -> set[str]:
+    """Directories among `entries` that are regular packages (hold an __init__.py)."""
+    out = set()
+    for e in entries:
+        try:
+            if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")):
+                out.add(e.name)
+        except OSError:
+            continue
+    return out
 
 
 def _dedupe(infos: list[ModuleInfo]) -> list[ModuleInfo]:

@@ -196,6 +196,8 @@ class ModuleFacts:
     # every module this file names in any import, anywhere (graph edges, superset)
     imports: frozenset[str] = frozenset()
     problem: FileProblem | None = None
+    # puts modules into sys.modules or installs import hooks itself (six.moves and the like)
+    registers_modules: bool = False
 
     def binding_line(self, name: str) -> int | None:
         for bound, line in self.bindings:

@@ -75,8 +75,10 @@ def _comprehension(node, stack: list) -> None:
     stack.append(gens[0].iter)
 
 
-def expr_events(root, import_call=None) -> list:
-    """Events of evaluating `root` now. `import_call(call)` recognises literal import calls."""
+def expr_events(root, import_call=None, decide=None) -> list:
+    """Events of evaluating `root` now. `import_call(call)` recognises literal import calls;
+    `decide(test)` -> "true" | "false" | "unknown" prunes conditional expressions and
+    short-circuiting `and` / `or` that are decided statically."""
     out: list = []
     shadow: dict[str, int] = {}
     stack: list = [root]
@@ -131,6 +133,21 @@ def expr_events(root, import_call=None) -> list:
             continue
         if cls in _COMPREHENSIONS:
             _comprehension(node, stack)
+            continue
+        if decide is not None and cls is ast.IfExp:
+            cond = decide(node.test)[0]
+            if cond != "unknown":
+                stack.append(node.body if cond == "true" else node.orelse)
+                stack.append(node.test)
+                continue
+        if decide is not None and cls is ast.BoolOp:
+            settles = "false" if isinstance(node.op, ast.And) else "true"
+            values = []
+            for value in node.values:
+                values.append(value)
+                if decide(value)[0] == settles:
+                    break  # the rest is never evaluated
+            stack.extend(reversed(values))
             continue
         if cls is ast.NamedExpr:
             stack.append(("bind", node.lineno, node.target.id))

@@ -39,6 +39,7 @@ class _Extractor:
         self.bindings: dict[str, int] = {}
         self.declared_global: set[str] = set()
         self.bodies = True  # extract module-level function bodies (else stubs, loaded later)
+        self.registers = False  # assigns into sys.modules / installs import hooks
         # module-level names known to hold a literal truth value (`PY3 = True`), for
         # deciding `if not PY3:`; `flow` says whether code here surely runs ("live"), may
         # run ("maybe": bindings forget what we knew), or never runs ("dead").
@@ -64,7 +65,7 @@ class _Extractor:
                 self.expr(value, out, scope)
 
     def expr(self, node, out, scope):
-        out.extend(expr_events(node, self._import_call))
+        out.extend(expr_events(node, self._import_call, self.decide))
 
     def bind(self, names, line, out, scope, value=None):
         if names:
@@ -173,6 +174,7 @@ class _Extractor:
         sub.package = self.package
         body = sub.block(node.body, FUNCTION, "function")
         self.imports |= sub.imports
+        self.registers |= sub.registers
         args = node.args
         local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         local |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
@@ -242,6 +244,8 @@ class _Extractor:
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
             out.append(Dynamic(line, "assignment into globals()"))
             return
+        if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
+            self.registers = True
         events = target_events(target, line)
         out.extend(e for e in events if not isinstance(e, Bind))
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
@@ -368,6 +372,9 @@ class _Extractor:
 
     def s_Expr(self, node, out, guard, scope):
         value = node.value
+        if isinstance(value, ast.Call) and (attr_chain(value.func) or ("", ()))[1][:1] in (
+                ("meta_path",), ("path_hooks",)) and attr_chain(value.func)[0] == "sys":
+            self.registers = True
         if isinstance(value, ast.Call):
             dyn = _dynamic_call(value)
             if dyn:
@@ -479,7 +486,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,
                        tuple(sorted(ex.bindings.items(), key=lambda kv: kv[1])),
-                       frozenset(ex.imports))
+                       frozenset(ex.imports), registers_modules=ex.registers)
 
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,

@@ -182,22 +182,22 @@ class Simulator(ImportState):
             return
         if self.program.memo is None or self.calls or name not in self.index:
             return self._find_and_load(name)
-        hit = self.memo_lookup(name)
+        hit, stop = self.memo_lookup(name)
         if hit is not None:
             return self._replayed(self.replay(hit))
         marks, depth = self.begin_recording(name), len(self.stack)
         try:
             self._find_and_load(name)
         except SimError as err:
-            self.end_recording(name, marks, ("error", err.info, depth, err.uncertain))
+            self.end_recording(name, marks, ("error", err.info, depth, err.uncertain), stop)
             raise
         except SimUnknown as why:
-            self.end_recording(name, marks, ("unknown", str(why)))
+            self.end_recording(name, marks, ("unknown", str(why)), stop)
             raise
         except BaseException:
             self.end_recording(None, marks, None)
             raise
-        self.end_recording(name, marks, ("ok",))
+        self.end_recording(name, marks, ("ok",), stop)
 
     def _replayed(self, outcome) -> None:
         if outcome[0] == "error":
@@ -216,12 +216,20 @@ class Simulator(ImportState):
                 return
             pst = self.state(parent)
             if pst is not None and not pst.info.is_package:
+                self._maybe_registered(name)
                 raise self.error("ModuleNotFoundError", name, None,
                                  f"No module named '{name}'; '{parent}' is not a package")
         info = self.index.get(name)
         if info is None:
+            self._maybe_registered(name)
             raise self.error("ModuleNotFoundError", name, None, f"No module named '{name}'")
         self.exec_module(info, parent, child)
+
+    def _maybe_registered(self, name: str) -> None:
+        for registrar in self.program.registrars:
+            if self.state(registrar) is not None:
+                raise SimUnknown(f"'{name}' may be put into sys.modules at run time by "
+                                 f"'{registrar}'")
 
     def exec_module(self, info: ModuleInfo, parent: str, child: str) -> None:
         name = info.name
@@ -284,6 +292,7 @@ class Simulator(ImportState):
         return self.error("AttributeError", st.name, attr, msg)
 
     def _undecidable(self, st: ModState, attr: str) -> None:
+        """Raise SimUnknown when `st` may bind `attr` in ways facts cannot follow."""
         if self.ns_get(st, "__getattr__") is not MISSING:
             raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for '{attr}'")
         if self.dynamic_of(st):
@@ -299,7 +308,7 @@ class Simulator(ImportState):
         found = self.ns_get(st, attr)
         if found is not MISSING:
             return found
-        if attr in MODULE_OBJECT_ATTRS:
+        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
         self._undecidable(st, attr)
         raise self.attr_error(st, attr)
@@ -314,7 +323,7 @@ class Simulator(ImportState):
         found = self.ns_get(st, name)
         if found is not MISSING:
             return found
-        if name in MODULE_OBJECT_ATTRS:
+        if name in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
         self._undecidable(st, name)
         full = f"{st.name}.{name}"
@@ -340,7 +349,7 @@ class Simulator(ImportState):
         found = self.ns_get(st, name)
         if found is not MISSING:
             return found
-        if name in BUILTIN_NAMES:
+        if name in BUILTIN_NAMES or self.wildcard_of(st):
             return OPAQUE
         if self.dynamic_of(st):
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {st.dynamic}")
@@ -433,8 +442,7 @@ class Simulator(ImportState):
         self.import_module(ev.module)
         if self.is_external(ev.module):
             if ev.names[0][0] == "*":
-                self.write(frame.module, "dynamic", f"'from {ev.module} import *' binds "
-                           "unknown names")
+                self.write(frame.module, "wildcard", None)
             for n, asname in ev.names:
                 if n != "*":
                     self.bind(asname or n, OPAQUE, frame)
@@ -465,12 +473,14 @@ class Simulator(ImportState):
 
     def import_star(self, st: ModState, frame) -> None:
         if st.opaque:
-            self.write(frame.module, "dynamic", f"'from {st.name} import *' binds unknown names")
+            self.write(frame.module, "wildcard", None)
             return
         all_names = self.ns_get(st, "__all__")
         if all_names is MISSING:
             if self.dynamic_of(st):
                 self.write(frame.module, "dynamic", f"'from {st.name} import *': {st.dynamic}")
+            if self.wildcard_of(st):
+                self.write(frame.module, "wildcard", None)
             for k, v in self.ns_items(st):
                 if not k.startswith("_"):
                     self.bind(k, v, frame)

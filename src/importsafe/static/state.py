@@ -24,8 +24,8 @@ class ModState:
     (name, epoch), so a reference to a module that failed stays stale, as in CPython);
     `born` orders creation against recordings; `ns` is shared copy-on-write with records."""
 
-    __slots__ = ("name", "info", "ns", "status", "dynamic", "opaque", "epoch", "token",
-                 "shared", "line", "born")
+    __slots__ = ("name", "info", "ns", "status", "dynamic", "wildcard", "opaque", "epoch",
+                 "token", "shared", "line", "born")
 
     def __init__(self, info: ModuleInfo, status: str, epoch: int, born: int):
         self.name = info.name
@@ -35,6 +35,7 @@ class ModState:
         if info.is_package:
             self.ns["__path__"] = OPAQUE
         self.dynamic: str | None = None  # why the namespace cannot be known, if so
+        self.wildcard = False  # a star import from an opaque module: any name may be bound
         self.opaque = info.kind == "opaque"
         self.epoch = epoch
         self.token = hash((self.name, epoch, status))  # changes with every write (star import)
@@ -50,7 +51,8 @@ class ModState:
 
     def snapshot(self) -> tuple:
         self.shared = True
-        return (self.info, self.ns, self.status, self.dynamic, self.epoch, self.token)
+        return (self.info, self.ns, self.status, self.dynamic, self.epoch, self.token,
+                self.wildcard)
 
     def __repr__(self) -> str:
         return f"<ModState {self.name} #{self.epoch} {self.status}>"
@@ -58,7 +60,7 @@ class ModState:
     @classmethod
     def restore(cls, snap: tuple, born: int) -> "ModState":
         st = cls.__new__(cls)
-        st.info, st.ns, st.status, st.dynamic, st.epoch, st.token = snap
+        st.info, st.ns, st.status, st.dynamic, st.epoch, st.token, st.wildcard = snap
         st.name, st.opaque, st.line, st.shared, st.born = snap[0].name, \
             snap[0].kind == "opaque", 0, True, born
         return st
@@ -73,6 +75,7 @@ class Program:
         self.index = index
         self.facts = facts
         self.tops = frozenset(name.partition(".")[0] for name in index)
+        self.registrars = tuple(sorted(n for n, f in facts.items() if f.registers_modules))
         self.memo: dict[str, object] | None = {} if memo else None
         self.hits = self.misses = 0
         self.load_bodies = load_bodies  # module -> facts with every function body
@@ -89,26 +92,27 @@ class Program:
         return found.get((stub.name, stub.line)) or FunctionFacts(
             stub.name, stub.line, (), frozenset(), frozenset())
 
-    def remember(self, name: str, variant: tuple) -> None:
-        """Add a variant to the trie of `import name` (see ImportState.memo_lookup)."""
+    def remember(self, name: str, variant: tuple, stop=None) -> None:
+        """Add a variant to the trie of `import name`, where the failed lookup `stop`ped:
+        its reads agree with the walked path up to there (see ImportState.memo_lookup)."""
         deps = variant[0]
-        node, parent, value = self.memo.get(name), None, None
-        i = 0
-        while node is not None and i < len(deps):
-            if node.__class__ is tuple or node.dep != deps[i][:3]:
-                return  # the same reads would have been made: cannot happen, keep the old
-            parent, value = node, deps[i][3]
-            node = node.children.get(value)
-            i += 1
-        if node is not None:
-            return  # already known
+        parent, depth = stop if stop is not None else (None, -1)
+        if parent is None:
+            if name in self.memo:
+                return  # the trie has a root already: keep what is there
+            start = 0
+        elif depth < len(deps) and deps[depth][0] == parent.dep \
+                and deps[depth][1] not in parent.children:
+            start = depth + 1
+        else:
+            return  # not the path the lookup walked (cannot happen): keep the old
         tail: object = variant
-        for dep in reversed(deps[i:]):
-            tail = _Node(dep[:3], {dep[3]: tail})
+        for key, value in reversed(deps[start:]):
+            tail = _Node(key, {value: tail})
         if parent is None:
             self.memo[name] = tail
         else:
-            parent.children[value] = tail
+            parent.children[deps[depth][1]] = tail
 
 
 def _functions(events) -> dict:
@@ -175,29 +179,34 @@ class ImportState:
     def state(self, name: str) -> ModState | None:
         st = self.modules.get(name)
         if self.rec_starts and (st is None or st.born < self.rec_start):
-            self.log.append(("p", name, None, st.epoch if st is not None else
+            self.log.append((("p", name, None), st.epoch if st is not None else
                              ("absent", self.epochs.get(name, 0))))
         return st
 
     def ns_get(self, st: ModState, key: str):
         found = st.ns.get(key, MISSING)
         if self.rec_starts and st.born < self.rec_start:
-            self.log.append(("a", st.name, key, found))
+            self.log.append((("a", st.name, key), found))
         return found
 
     def status_of(self, st: ModState) -> str:
         if self.rec_starts and st.born < self.rec_start:
-            self.log.append(("s", st.name, None, st.status))
+            self.log.append((("s", st.name, None), st.status))
         return st.status
 
     def dynamic_of(self, st: ModState) -> str | None:
         if self.rec_starts and st.born < self.rec_start:
-            self.log.append(("d", st.name, None, st.dynamic))
+            self.log.append((("d", st.name, None), st.dynamic))
         return st.dynamic
+
+    def wildcard_of(self, st: ModState) -> bool:
+        if self.rec_starts and st.born < self.rec_start:
+            self.log.append((("w", st.name, None), st.wildcard))
+        return st.wildcard
 
     def ns_items(self, st: ModState) -> list:
         if self.rec_starts and st.born < self.rec_start:
-            self.log.append(("n", st.name, None, st.token))
+            self.log.append((("n", st.name, None), st.token))
         return list(st.ns.items())
 
     # -- logged writes --------------------------------------------------------------------
@@ -218,22 +227,29 @@ class ImportState:
                 return
             st.dynamic = key
             st.token = hash((st.token, "$dynamic", key))
+        elif op == "wildcard":
+            if st.wildcard:
+                return
+            st.wildcard = True
+            st.token = hash((st.token, "$wildcard"))
         if self.rec_starts and st.born < self.rec_start:
             self.writes.append((st.name, op, key, value))
 
     # -- memo -----------------------------------------------------------------------------
-    def memo_lookup(self, name: str):
-        """The recorded variant of `import name` whose every dependency holds now, or None.
+    def memo_lookup(self, name: str) -> tuple:
+        """(the recorded variant of `import name` whose every dependency holds now, None) or,
+        on a miss, (None, where the walk stopped: (node, depth) for Program.remember).
 
         The simulator is deterministic, so two variants read the same dependencies in the
         same order up to the first value that differs: the variants of one import form a
         trie over (dependency -> value), and a lookup walks one path of it."""
         node = self.program.memo.get(name)
         modules, epochs = self.modules, self.epochs
+        parent, depth = None, 0
         while node is not None:
             if node.__class__ is tuple:
                 self.program.hits += 1
-                return node
+                return node, None
             kind, mod, key = node.dep
             st = modules.get(mod)
             if kind == "a":
@@ -243,10 +259,11 @@ class ImportState:
             elif st is None:
                 now = NO_MODULE
             else:
-                now = st.status if kind == "s" else st.dynamic if kind == "d" else st.token
-            node = node.children.get(now)
+                now = st.status if kind == "s" else st.dynamic if kind == "d" else \
+                    st.wildcard if kind == "w" else st.token
+            parent, node, depth = node, node.children.get(now), depth + 1
         self.program.misses += 1
-        return None
+        return None, (parent, depth - 1)
 
     def begin_recording(self, name: str) -> tuple[int, int, int]:
         self.clock += 1
@@ -256,15 +273,17 @@ class ImportState:
         self.state(name)  # absent: the recording creates it
         return marks
 
-    def end_recording(self, name: str | None, marks: tuple[int, int, int], outcome) -> None:
+    def end_recording(self, name: str | None, marks: tuple[int, int, int], outcome,
+                      stop=None) -> None:
         log_mark, write_mark, stale_mark = marks
         self.rec_starts.pop()
         self.rec_start = self.rec_starts[-1] if self.rec_starts else -1
         deps: dict = {}
-        for item in self.log[log_mark:]:
-            deps.setdefault(item[:3], item)
-        created = {d[1] for d in deps.values() if d[0] == "p" and d[3].__class__ is tuple}
-        kept = tuple(d for d in deps.values() if d[0] == "p" or d[1] not in created)
+        for key, value in self.log[log_mark:]:
+            if key not in deps:
+                deps[key] = value
+        created = {k[1] for k, v in deps.items() if k[0] == "p" and v.__class__ is tuple}
+        kept = tuple((k, v) for k, v in deps.items() if k[0] == "p" or k[1] not in created)
         writes = tuple(w for w in self.writes[write_mark:] if w[0] not in created)
         modules = self.modules
         made = tuple((n, modules[n].snapshot() if n in modules else None,
@@ -277,7 +296,7 @@ class ImportState:
             self.log.extend(kept)
             self.writes.extend(writes)
         if name is not None:
-            self.program.remember(name, (kept, writes, made, stale, outcome))
+            self.program.remember(name, (kept, writes, made, stale, outcome), stop)
 
     def replay(self, variant) -> tuple:
         deps, writes, made, stale, outcome = variant

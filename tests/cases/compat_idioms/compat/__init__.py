@@ -1,0 +1,1 @@
+# py2/py3 compat idioms, run-time module registration, wildcard imports, file vs namespace dir
