@@ -123,7 +123,7 @@ class Simulator(ImportState):
     so a stale reference to a module that failed stays stale, as in CPython.
     """
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, trace: list | None = None):
         super().__init__(program)
         self.index = program.index
         self.facts = program.facts
@@ -131,6 +131,8 @@ class Simulator(ImportState):
         self.stack: list[ModState] = []
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
+        # (event, module, importer frame or None): "start" / "done" / "fail", for explain
+        self.trace = trace
 
     # -- entry points ---------------------------------------------------------------------
     def run(self, entry: str, mode: str) -> Result:
@@ -241,6 +243,11 @@ class Simulator(ImportState):
         facts = self.facts[name]
         loading = self.loading.setdefault(parent, [])
         loading.append(child)
+        if self.trace is not None:
+            importer = self.stack[-1] if self.stack else None
+            self.trace.append(("start", name, importer and Frame(importer.name,
+                                                                   importer.info.path,
+                                                                   importer.line)))
         self.stack.append(st)
         try:
             if facts.problem is not None:
@@ -251,12 +258,16 @@ class Simulator(ImportState):
             self.exec_block(facts.body, Frame_("module", st))
         except BaseException:
             self.forget(st)
+            if self.trace is not None:
+                self.trace.append(("fail", name, None))
             raise
         finally:
             self.stack.pop()
             loading.pop()
             if st.status == "running":
                 self.write(st, "status", "done")
+        if self.trace is not None:
+            self.trace.append(("done", name, None))
         self._bind_on_parent(name, self.state(name) or st)
 
     def _bind_on_parent(self, name: str, st: ModState) -> None:
@@ -614,9 +625,10 @@ class Simulator(ImportState):
         return None
 
 
-def simulate(entry: str, mode: str, program: Program) -> Result:
-    """The outcome of `import entry` as the first import of its package, in `mode`."""
-    return Simulator(program).run(entry, mode)
+def simulate(entry: str, mode: str, program: Program, trace: list | None = None) -> Result:
+    """The outcome of `import entry` as the first import of its package, in `mode`. With a
+    `trace` list (and a program without memo), every module start / finish is appended."""
+    return Simulator(program, trace).run(entry, mode)
 
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (

@@ -1,0 +1,55 @@
+"""Renderers for `importsafe explain`: text (rich) and a JSON document."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from ..explain import Explanation
+from .json import _rel, result_dict
+from .text import _source_line
+
+
+def to_dict(x: Explanation, base: str | None = None) -> dict:
+    return {
+        "schema": 1,
+        "result": result_dict(x.result, base),
+        "cycle": x.cycle,
+        "why": x.why,
+        "steps": [{"module": s.module, "file": _rel(s.file, base), "outcome": s.outcome,
+                   "imported_by": None if s.importer is None else {
+                       "module": s.importer.module, "file": _rel(s.importer.file, base),
+                       "line": s.importer.line,
+                       "source": _source_line(s.importer.file, s.importer.line)}}
+                  for s in x.steps],
+    }
+
+
+_STYLE = {"done": "green", "failed": "bold red", "running": "yellow"}
+
+
+def render(x: Explanation, console: Console, base: str | None = None) -> None:
+    r = x.result
+    verdict = "ok" if r.outcome == "ok" else (
+        r.error.exception if r.error else f"unknown ({r.reason})")
+    console.print(Text.assemble(("import ", "bold"), (r.entry, "bold cyan"), f"  [{r.mode}]",
+                                "  ->  ", (verdict, "bold red" if r.outcome != "ok" else
+                                           "bold green")), soft_wrap=True)
+    if x.cycle:
+        console.print(Text.assemble("cycle: ", (x.cycle, "bold")), soft_wrap=True)
+    console.print("\nmodules run, in order:")
+    for i, s in enumerate(x.steps, 1):
+        via = "(the entry)" if s.importer is None else (
+            f"{_rel(s.importer.file, base)}:{s.importer.line}  "
+            f"{_source_line(s.importer.file, s.importer.line)}")
+        console.print(Text.assemble(f"{i:4d}  ", (s.module, "cyan"), "  ",
+                                    (s.outcome, _STYLE[s.outcome]), "  ", (via, "dim")),
+                      soft_wrap=True)
+    if r.error is not None and r.error.chain:
+        last = r.error.chain[-1]
+        console.print(Text.assemble("\nstopped at ", (f"{_rel(last.file, base)}:{last.line}",
+                                                      "bold"),
+                                    "  ", _source_line(last.file, last.line)), soft_wrap=True)
+        console.print(Text(f"{r.error.exception}: {r.error.message}", style="red"),
+                      soft_wrap=True)
+    if x.why:
+        console.print(Text.assemble("why: ", x.why), soft_wrap=True)
