@@ -4,9 +4,12 @@ from __future__ import annotations
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .diagnose import Rule, diagnose
+from .explain import Explanation, explain_entry
 from .dynamic.runner import DEFAULT_TIMEOUT, DynamicReport, ProbeError, Progress, run_jobs
 from .model import MODES, Diagnostic, Report, Result
 from .parallel import map_slices, no_cyclic_gc
@@ -88,31 +91,80 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     return index, facts, problems
 
 
-def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
-          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
-          memo: bool = True) -> Report:
-    """Predict, without running any of it, the outcome of every first import under `paths`."""
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """Everything a use case needs after discovery and parsing."""
+
+    program: Program
+    entries: tuple[str, ...]
+    roots: tuple[str, ...]
+    problems: tuple
+
+
+def load(paths: Iterable[str], source_roots: Sequence[str] = (),
+         target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
+         memo: bool = True) -> Loaded:
+    """Discover and parse; raises InputError when nothing can be analysed."""
     roots, targets = resolve_targets(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers)
-        entries = sorted(n for n, i in index.items() if i.kind in ("module", "package")
-                         and is_entry(n, targets) and not n.endswith("__main__"))
-        if not entries:
-            raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
-        program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
-            index[name], target_version, bodies=True))
-        todo = [(e, m) for e in entries for m in modes]
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-        try:
-            results = tuple(map_slices(
-                lambda part: [simulate(e, m, program) for e, m in part], todo,
-                workers if len(todo) >= PARALLEL_MIN_FILES else 1))
-        finally:
-            sys.setrecursionlimit(limit)
-    diagnostics = diagnose(results, facts, problems)
-    return Report(results, diagnostics, "static", tuple(roots))
+    entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
+                           and is_entry(n, targets) and not n.endswith("__main__")))
+    if not entries:
+        raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
+    program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
+        index[name], target_version, bodies=True))
+    return Loaded(program, entries, tuple(roots), tuple(problems))
+
+
+def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
+          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
+          memo: bool = True) -> Report:
+    """Predict, without running any of it, the outcome of every first import under `paths`."""
+    loaded = load(paths, source_roots, target_version, jobs, memo)
+    workers = jobs or os.cpu_count() or 1
+    todo = [(e, m) for e in loaded.entries for m in modes]
+    program = loaded.program
+    with no_cyclic_gc(), deep_recursion():
+        results = tuple(map_slices(
+            lambda part: [simulate(e, m, program) for e, m in part], todo,
+            workers if len(todo) >= PARALLEL_MIN_FILES else 1))
+    diagnostics = diagnose(results, program.facts, loaded.problems)
+    return Report(results, diagnostics, "static", loaded.roots)
+
+
+def explain(paths: Iterable[str], entry: str, mode: str = "normal",
+            source_roots: Sequence[str] = (), target_version: tuple[int, int] = (3, 11)
+            ) -> Explanation:
+    """The full replay of one (entry, mode). `entry` is a dotted name or a module's path."""
+    loaded = load(paths, source_roots, target_version, memo=False)
+    name = entry_name(entry, loaded)
+    with deep_recursion():
+        return explain_entry(loaded.program, name, mode)
+
+
+def entry_name(entry: str, loaded: Loaded) -> str:
+    """A dotted module name, given as such or as the path of its file."""
+    if entry in loaded.program.index:
+        return entry
+    path = os.path.realpath(entry)
+    for name, info in loaded.program.index.items():
+        if os.path.realpath(info.path) == path or (
+                info.kind == "package" and os.path.dirname(os.path.realpath(info.path)) == path):
+            return name
+    raise InputError(f"no module {entry!r} under the analysed paths")
+
+
+@contextmanager
+def deep_recursion():
+    """Import chains of real packages nest deeper than Python's default recursion limit."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 # Codes of the dynamic side (to move into diagnose.RULES / docs/rules.md).
@@ -245,4 +297,4 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
     return merged, dynamic
 
 
-__all__ = ["check", "run", "verify", "compare", "InputError", "Report", "Result"]
+__all__ = ["check", "explain", "load", "run", "verify", "compare", "InputError", "Report", "Result"]

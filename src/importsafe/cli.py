@@ -11,6 +11,7 @@ from rich.text import Text
 
 from . import api
 from .config import ConfigError, load_config
+from .report import explain as explain_report
 from .report import json as json_report
 from .report import text as text_report
 
@@ -175,6 +176,41 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                     console.print(Text(f"--- output of {r.entry} [{r.mode}] ---", style="dim"))
                     console.print(Text(text.rstrip("\n")), soft_wrap=True)
     sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
+
+
+@cli.command()
+@click.argument("entry")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--mode", type=click.Choice(["normal", "bare"]), default="normal",
+              show_default=True)
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
+              help="A directory on sys.path (repeatable). Default: inferred from the paths.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--target-version", default=None, metavar="X.Y")
+def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
+    """Replay `import ENTRY` (a dotted name or a file) in one mode, step by step.
+
+    Shows which modules ran in which order, the import statement that entered each, where
+    it stopped, which name was missing and why, and the cycle as one line. PATHS default to
+    the configuration's paths, or to ENTRY itself when it is a file."""
+    err = Console(stderr=True)
+    try:
+        config = load_config(paths, source_roots, None, target_version,
+                             paths[0] if paths else os.getcwd())
+        where = config.paths or ((entry,) if os.path.exists(entry) else ())
+        if not where:
+            raise ConfigError("give the PATH that holds ENTRY (or set [tool.importsafe] paths)")
+        x = api.explain(where, entry, mode, config.source_roots, config.target_version)
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    base = os.getcwd()
+    if fmt == "json":
+        click.echo(json.dumps(explain_report.to_dict(x, base), indent=2))
+    else:
+        explain_report.render(x, Console(highlight=False), base)
+    sys.exit(EXIT_OK if x.result.outcome == "ok" else EXIT_FAIL)
 
 
 def main() -> None:

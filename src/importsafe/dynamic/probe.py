@@ -616,7 +616,8 @@ def serve():
     os.dup2(2, 1)  # a stray print must never corrupt the protocol
     fork = hasattr(os, "fork")
     _write_all(out_fd, _line({"hello": 1, "version": list(sys.version_info[:3]),
-                              "implementation": sys.implementation.name, "fork": fork}))
+                              "implementation": sys.implementation.name, "fork": fork,
+                              "platform": sys.platform}))
     config, rest = _read_line(in_fd, b"")
     config["roots"] = [os.path.abspath(r) for r in config["roots"]]
     sys.dont_write_bytecode = True

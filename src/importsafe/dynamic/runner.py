@@ -307,118 +307,156 @@ class _Plan:
             yield i
 
 
+class _ForkRun:
+    """The scheduler over the fork servers: readiness (zygotes first), routing, closing."""
+
+    def __init__(self, python, roots, jobs, workers, timeout, capture, progress, base, env,
+                 zygotes):
+        self.python, self.jobs, self.workers = python, jobs, workers
+        self.progress, self.base, self.env = progress, base, env
+        self.config = {"op": "config", "roots": list(roots), "timeout": timeout or 0,
+                       "base": base, "capture": bool(capture)}
+        self.plan = _Plan(jobs, zygotes)
+        self.names = {e: i for i, (e, m) in enumerate(jobs) if m == "normal"}
+        self.out: list = [None] * len(jobs)
+        self.done = self.failures = 0
+        self.route: dict[int, list[str]] = {}  # job -> zygotes it goes through, from the top
+        self.home: dict[int, _Server] = {}  # job -> server it was sent to
+        self.live: dict[int, _Server] = {}  # zygote (its job) -> server holding it
+        self.ready = [i for i in range(len(jobs)) if i not in self.plan.parent]
+        heapq.heapify(self.ready)
+        self.servers: list[_Server] = []
+        self.sel = selectors.DefaultSelector()
+
+    def start(self, server: _Server) -> bool:
+        """Wait for its hello; False if the target cannot fork."""
+        hello = server.read_hello()
+        _check_version(self.python, ".".join(map(str, hello.get("version", [])[:2])))
+        if not hello.get("fork"):
+            return False
+        if hello.get("platform") == "darwin" and self.plan.parent and not self.route:
+            # forking after arbitrary imports is unsafe there: plain forks of the server only
+            self.plan = _Plan(self.jobs, False)
+            self.ready = list(range(len(self.jobs)))
+        server.send(self.config)
+        self.sel.register(server.out_fd, selectors.EVENT_READ, server)
+        return True
+
+    def _path(self, i: int) -> tuple[list[str], _Server | None]:
+        """The zygotes job i goes through, and the server holding them (None: any)."""
+        parent = self.plan.parent.get(i)
+        if parent is None:
+            return [], None
+        path = list(self.route.get(parent, []))
+        if parent in self.live:
+            path.append(self.jobs[parent][0])
+        holders = [self.live.get(self.names[z]) for z in path]
+        if not path or any(h is None or not h.alive for h in holders):
+            return [], None
+        return path, holders[0]
+
+    def dispatch(self) -> None:
+        inflight = sum(len(s.inflight) for s in self.servers)
+        while self.ready and inflight < self.workers:
+            alive = [s for s in self.servers if s.alive]
+            if not alive:
+                return
+            i = heapq.heappop(self.ready)
+            path, server = self._path(i)
+            server = server or min(alive, key=lambda s: len(s.inflight))
+            entry, mode = self.jobs[i]
+            try:
+                server.send({"op": "job", "id": i, "entry": entry, "mode": mode,
+                             "zygote": i in self.plan.children, "route": path})
+            except OSError:  # it died: its EOF is handled by the loop
+                server.alive = False
+                heapq.heappush(self.ready, i)
+                continue
+            self.route[i], self.home[i] = path, server
+            server.inflight.add(i)
+            inflight += 1
+
+    def _close(self, z: int) -> None:
+        server = self.live.pop(z)
+        if server.alive:
+            try:
+                server.send({"op": "close", "route": self.route[z] + [self.jobs[z][0]]})
+            except OSError:
+                server.alive = False
+
+    def finish(self, i: int, msg: dict) -> None:
+        if self.out[i] is not None:
+            return
+        self.out[i] = msg
+        self.home[i].inflight.discard(i)
+        self.done += 1
+        self.failures += msg.get("outcome") != "ok"
+        if msg.get("zygote") and self.home[i].alive:
+            self.live[i] = self.home[i]
+        for child in self.plan.children.get(i, ()):
+            heapq.heappush(self.ready, child)
+        for a in self.plan.ancestors(i):
+            self.plan.below[a] -= 1
+            if self.plan.below[a] == 0 and a in self.live:
+                self._close(a)
+        if self.progress:
+            self.progress(self.done, len(self.jobs), self.failures)
+
+    def _lost(self, server: _Server) -> None:
+        """A server died: its jobs crash, its zygotes are gone, a new one takes its place."""
+        self.sel.unregister(server.out_fd)
+        server.alive = False
+        reason = f"probe server died: {server.stderr_tail()}"
+        for i in sorted(server.inflight):
+            self.finish(i, {"entry": self.jobs[i][0], "mode": self.jobs[i][1],
+                            "outcome": "crash", "reason": reason})
+        for z in [z for z, s in self.live.items() if s is server]:
+            del self.live[z]
+        index = self.servers.index(server)
+        server.stop(0)
+        self.servers[index] = _Server(self.python, self.config, self.base, self.env, index)
+        self.start(self.servers[index])
+
+    def run(self) -> list | None:
+        total = len(self.jobs)
+        nservers = max(1, min(self.workers, total))
+        ok = False
+        try:
+            self.servers.extend(_Server(self.python, self.config, self.base, self.env, k)
+                                for k in range(nservers))
+            for server in self.servers:
+                if not self.start(server):
+                    return None
+            if self.progress:
+                self.progress(0, total, 0)
+            self.dispatch()
+            while self.done < total:
+                for key, _ in self.sel.select():
+                    server: _Server = key.data
+                    try:
+                        msgs = server.lines()
+                    except ValueError:
+                        msgs = None
+                    if msgs is None:
+                        self._lost(server)
+                        continue
+                    for msg in msgs:
+                        i = msg.get("id")
+                        if isinstance(i, int) and 0 <= i < total:
+                            self.finish(i, msg)
+                self.dispatch()
+            ok = True
+        finally:
+            self.sel.close()
+            _stop_all(self.servers, grace=5.0 if ok else 0.0)
+        return self.out
+
+
 def run_forked(python, roots, jobs, workers, timeout, capture, progress, base, env,
                zygotes=True):
     """Fork servers; returns outcome dicts in job order, or None if the target cannot fork."""
-    config = {"op": "config", "roots": list(roots), "timeout": timeout or 0, "base": base,
-              "capture": bool(capture)}
-    nservers = max(1, min(workers, len(jobs)))
-    servers: list[_Server] = []
-    total, done, failures = len(jobs), 0, 0
-    out: list = [None] * total
-    plan = _Plan(jobs, zygotes)
-    route: dict[int, list[str]] = {}  # job -> zygotes to go through, from the top
-    home: dict[int, _Server] = {}  # job -> server it ran on
-    live: dict[int, _Server] = {}  # zygote job -> its server
-    ready = [i for i in range(total) if i not in plan.parent]
-    heapq.heapify(ready)
-    sel = selectors.DefaultSelector()
-
-    def start_server(server: _Server) -> bool:
-        """Wait for its hello; False if the target cannot fork."""
-        hello = server.read_hello()
-        _check_version(python, ".".join(map(str, hello.get("version", [])[:2])))
-        if not hello.get("fork"):
-            return False
-        server.send(config)
-        sel.register(server.out_fd, selectors.EVENT_READ, server)
-        return True
-
-    def dispatch() -> None:
-        inflight = sum(len(s.inflight) for s in servers)
-        while ready and inflight < workers:
-            i = heapq.heappop(ready)
-            entry, mode = jobs[i]
-            parent = plan.parent.get(i)
-            path: list[str] = []
-            if parent is not None:
-                path = list(route.get(parent, []))
-                if parent in live:
-                    path.append(jobs[parent][0])
-            if path and all(z in live for z in _zygote_jobs(path)):
-                server = home[_zygote_jobs(path)[0]]
-            else:
-                path = []
-                server = min((s for s in servers if s.alive), key=lambda s: len(s.inflight))
-            route[i], home[i] = path, server
-            server.inflight.add(i)
-            server.send({"op": "job", "id": i, "entry": entry, "mode": mode,
-                         "zygote": i in plan.children, "route": path})
-            inflight += 1
-
-    names = {e: i for i, (e, m) in enumerate(jobs) if m == "normal"}
-
-    def _zygote_jobs(path: list[str]) -> list[int]:
-        return [names[z] for z in path]
-
-    def finish(i: int, msg: dict) -> None:
-        nonlocal done, failures
-        if out[i] is not None:
-            return
-        out[i] = msg
-        home[i].inflight.discard(i)
-        done += 1
-        failures += msg.get("outcome") != "ok"
-        if msg.get("zygote") and home[i].alive:
-            live[i] = home[i]
-        for child in plan.children.get(i, ()):
-            heapq.heappush(ready, child)
-        for a in plan.ancestors(i):
-            plan.below[a] -= 1
-            if plan.below[a] == 0 and a in live:
-                server = live.pop(a)
-                if server.alive:
-                    server.send({"op": "close", "route": route[a] + [jobs[a][0]]})
-        if i in live and not plan.below.get(i):
-            server = live.pop(i)
-            server.send({"op": "close", "route": route[i] + [jobs[i][0]]})
-        if progress:
-            progress(done, total, failures)
-
-    try:
-        servers.extend(_Server(python, config, base, env, k) for k in range(nservers))
-        for server in servers:
-            if not start_server(server):
-                return None
-        if progress:
-            progress(0, total, 0)
-        dispatch()
-        while done < total:
-            for key, _ in sel.select():
-                server: _Server = key.data
-                msgs = server.lines()
-                if msgs is None:  # the server died: its jobs and zygotes with it
-                    sel.unregister(server.out_fd)
-                    reason = f"probe server died: {server.stderr_tail()}"
-                    for i in sorted(server.inflight):
-                        finish(i, {"entry": jobs[i][0], "mode": jobs[i][1],
-                                   "outcome": "crash", "reason": reason})
-                    for z in [z for z, s in live.items() if s is server]:
-                        del live[z]
-                    index = servers.index(server)
-                    server.stop(0)
-                    servers[index] = _Server(python, config, base, env, index)
-                    start_server(servers[index])
-                    continue
-                for msg in msgs:
-                    i = msg.get("id")
-                    if isinstance(i, int) and 0 <= i < total:
-                        finish(i, msg)
-            dispatch()
-    finally:
-        sel.close()
-        _stop_all(servers)
-    return out
+    return _ForkRun(python, roots, jobs, workers, timeout, capture, progress, base, env,
+                    zygotes).run()
 
 
 def _stop_all(servers: list[_Server], grace: float = 5.0) -> None:
@@ -440,7 +478,7 @@ def _stop_all(servers: list[_Server], grace: float = 5.0) -> None:
                 if not os.read(key.fd, 1 << 16):
                     sel.unregister(key.fd)
     for server in servers:
-        server.stop(grace=0.5)
+        server.stop(grace=0.5 if grace else 0.0)
 
 
 def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str | None = None,
@@ -455,7 +493,7 @@ def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str 
     roots = [os.path.realpath(r) for r in roots]
     try:
         msgs = None
-        if fork and jobs:
+        if fork and jobs and os.name == "posix":
             msgs = run_forked(python, roots, list(jobs), workers, timeout, capture, progress,
                               base, env, zygotes)
         if msgs is None:
