@@ -3,14 +3,15 @@
 The order of the imports below matters. ``program`` <-> ``backend_api`` and
 ``capture`` <-> ``verifier`` are circular imports that only work when entered from
 the first module of each pair, so this file imports ``program`` before
-``backend_api`` and ``capture`` before ``verifier``. Importing ``backend_api`` or
-``verifier`` first (with this file not run, as a lazy or "bare parent" import
+``backend_api``, and ``capture`` (which loads ``verifier``). Importing ``backend_api``
+or ``verifier`` first (with this file not run, as a lazy or "bare parent" import
 does) fails.
 """
 from .program import FakeProgram, Program
 from .backend_api import Backend, Spec, get_backend, register_backend
 from .capture import Capture, CaptureConfig
-from .verifier import VerificationError, Verifier, verify
+# ``verifier`` is not imported here: ``capture`` loads it (the verification API lives at
+# ``compiler_pkg.verifier``).
 from . import ir, passes
 
 __all__ = [
@@ -20,11 +21,8 @@ __all__ = [
     "FakeProgram",
     "Program",
     "Spec",
-    "VerificationError",
-    "Verifier",
     "get_backend",
     "ir",
     "passes",
     "register_backend",
-    "verify",
 ]

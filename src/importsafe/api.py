@@ -8,10 +8,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .diagnose import Rule, diagnose
+from .diagnose import diagnose
 from .explain import Explanation, explain_entry
 from .dynamic.runner import DEFAULT_TIMEOUT, DynamicReport, ProbeError, Progress, run_jobs
-from .model import MODES, Diagnostic, Report, Result
+from .dynamic.verify import RUN_RULES, compare, diagnostic
+from .model import MODES, Report, Result
 from .parallel import map_slices, no_cyclic_gc
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, ModuleFacts
@@ -167,22 +168,6 @@ def deep_recursion():
         sys.setrecursionlimit(limit)
 
 
-# Codes of the dynamic side (to move into diagnose.RULES / docs/rules.md).
-RUN_RULES: dict[str, Rule] = {r.code: r for r in (
-    Rule("IS201", "static-dynamic-disagreement", "error",
-         "the static prediction and the real import disagree on (outcome, exception, module, "
-         "name)"),
-    Rule("IS202", "static-no-claim", "info",
-         "static analysis answered unknown; the real import's outcome is shown"),
-    Rule("IS203", "external-module-failure", "info",
-         "the real import fails in a module outside the source roots, which static analysis "
-         "assumes importable"),
-    Rule("IS204", "import-timeout", "error", "the first import did not finish in time"),
-    Rule("IS205", "import-crash", "error",
-         "the interpreter died during the first import (signal or exit)"),
-)}
-
-
 def discover_entries(targets: list[Target], problems: list) -> dict[str, ModuleInfo]:
     """The entries `check` computes, without parsing anything: every module and regular
     package of the requested top-level names (the first root holding a name wins, as in
@@ -196,12 +181,8 @@ def discover_entries(targets: list[Target], problems: list) -> dict[str, ModuleI
         for info in scan(root, top, problems):
             index.setdefault(info.name, info)
     return {n: i for n, i in sorted(index.items())
-            if i.kind in ("module", "package") and is_entry(n, targets)}
-
-
-def _diagnostic(code: str, file: str, line: int, message: str, entry=None, mode=None):
-    rule = RUN_RULES[code]
-    return Diagnostic(rule.code, rule.name, rule.severity, file, line, message, entry, mode)
+            if i.kind in ("module", "package") and is_entry(n, targets)
+            and not n.endswith("__main__")}
 
 
 def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None = None,
@@ -229,56 +210,11 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
     for r in results:
         if r.outcome in ("timeout", "crash"):
             code = "IS204" if r.outcome == "timeout" else "IS205"
-            diagnostics.append(_diagnostic(code, index[r.entry].path, 1,
-                                           f"{r.reason}; first import of {r.entry} ({r.mode})",
-                                           r.entry, r.mode))
+            diagnostics.append(diagnostic(code, index[r.entry].path, 1,
+                                          f"{r.reason}; first import of {r.entry} ({r.mode})",
+                                          r.entry, r.mode))
     outputs = tuple((r.entry, r.mode, out) for r, out in ran if out) if capture else ()
     return DynamicReport(results, tuple(diagnostics), "dynamic", tuple(roots), outputs)
-
-
-def outcome_key(r: Result) -> tuple:
-    """What static and dynamic results are compared on: outcome, exception, module, name."""
-    if r.outcome == "error" and r.error is not None:
-        return ("error", r.error.exception, r.error.module, r.error.name)
-    return (r.outcome,)
-
-
-def _show(key: tuple) -> str:
-    if key[0] != "error":
-        return key[0]
-    return f"{key[1]}(module={key[2]}, name={key[3]})"
-
-
-def compare(static: Report, dynamic: Report) -> tuple[Diagnostic, ...]:
-    """Static prediction vs real outcome for every (entry, mode) both ran: IS201 where they
-    disagree; info (IS202) where static answered unknown, and (IS203) where static said ok
-    but the real failure is about a module found in no source root (static analysis assumes
-    those import fine)."""
-    real = {(r.entry, r.mode): r for r in dynamic.results}
-    roots = list(static.roots or dynamic.roots)
-    out: list[Diagnostic] = []
-    for s in static.results:
-        d = real.get((s.entry, s.mode))
-        if d is None:
-            continue
-        skey, dkey = outcome_key(s), outcome_key(d)
-        if skey == dkey:
-            continue
-        site = d if d.error is not None and d.error.chain else s
-        file, line = (site.error.chain[-1].file, site.error.chain[-1].line) \
-            if site.error is not None and site.error.chain else ("", 0)
-        both = f"static: {_show(skey)}; dynamic: {_show(dkey)}"
-        detail = d.error.message if d.error is not None else (d.reason or "")
-        what = f"first import of {s.entry} ({s.mode}): {both}" + (f" [{detail}]" if detail else "")
-        if s.outcome == "unknown":
-            out.append(_diagnostic("IS202", file, line, what + f"; static: {s.reason}",
-                                   s.entry, s.mode))
-        elif s.outcome == "ok" and d.error is not None and d.error.module and \
-                find_top(roots, d.error.module.partition(".")[0]) is None:
-            out.append(_diagnostic("IS203", file, line, what, s.entry, s.mode))
-        else:
-            out.append(_diagnostic("IS201", file, line, what, s.entry, s.mode))
-    return tuple(out)
 
 
 def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
@@ -297,4 +233,5 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
     return merged, dynamic
 
 
-__all__ = ["check", "explain", "load", "run", "verify", "compare", "InputError", "Report", "Result"]
+__all__ = ["check", "explain", "load", "run", "verify", "compare", "RUN_RULES", "InputError",
+           "Report", "Result"]

@@ -9,9 +9,10 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from . import api
+from . import api, fixing
 from .config import ConfigError, load_config
 from .report import explain as explain_report
+from .report import fix as fix_report
 from .report import json as json_report
 from .report import text as text_report
 
@@ -38,7 +39,11 @@ def cli() -> None:
 @click.option("--verify", is_flag=True,
               help="Also import everything for real (as `run` does) and report every "
                    "(entry, mode) where the prediction and reality disagree (IS201).")
-def check(paths, modes, source_roots, fmt, target_version, jobs, verify) -> None:
+@click.option("--compat", is_flag=True,
+              help="Also report what `importsafe fix` would change for code relying on import "
+                   "side effects: modules packages no longer load, and reads of `pkg.sub` "
+                   "by code that never imports `pkg.sub` itself.")
+def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
     err = Console(stderr=True)
     dynamic = None
@@ -67,6 +72,12 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify) -> None
         text_report.render(report, console, base)
         if dynamic is not None:
             _render_comparison(report, console, base)
+        if compat:
+            outcome = fixing.plan(config.paths, config.modes, config.source_roots,
+                                  config.target_version)
+            hidden = fixing.hidden_reads(config.paths, config.source_roots,
+                                         config.target_version)
+            fix_report.render_compat(outcome, hidden, console, base)
     failed = report.failed
     if dynamic is not None:
         # --verify fails on any failure, predicted or real, and on any disagreement
@@ -211,6 +222,44 @@ def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
     else:
         explain_report.render(x, Console(highlight=False), base)
     sys.exit(EXIT_OK if x.result.outcome == "ok" else EXIT_FAIL)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--mode", "modes", default=None, metavar="MODES",
+              help="Comma-separated modes to make pass: normal, bare (default: both).")
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path())
+@click.option("--diff", "show_diff", is_flag=True, help="Print the edits as a unified diff.")
+@click.option("--write", is_flag=True, help="Apply the edits (atomically, verified first).")
+@click.option("--target-version", default=None, metavar="X.Y")
+def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
+    """Compute the smallest verified import edits that make every first import succeed.
+
+    Edits, in order of preference: defer an import into the functions that use its names;
+    move it under `if TYPE_CHECKING:` when only unevaluated annotations use them; both.
+    Without --write nothing is changed. Exit 0 when every (entry, mode) passes after the fix.
+    """
+    err = Console(stderr=True)
+    try:
+        config = load_config(paths, source_roots, modes, target_version,
+                             paths[0] if paths else os.getcwd())
+        if not config.paths:
+            raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        outcome = fixing.fix(config.paths, config.modes, config.source_roots,
+                             config.target_version, write=write)
+        hidden = fixing.hidden_reads(config.paths, config.source_roots,
+                                     config.target_version) if outcome.lost else []
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    base = os.getcwd()
+    if show_diff and not write:
+        click.echo(fix_report.diff(outcome, base), nl=False)
+    else:
+        fix_report.render(outcome, Console(highlight=False), base, show_diff=not write,
+                          hidden=hidden)
+    done = outcome.plan.complete and outcome.problem is None
+    sys.exit(EXIT_OK if done else EXIT_FAIL)
 
 
 def main() -> None:

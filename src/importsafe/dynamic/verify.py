@@ -1,0 +1,106 @@
+"""Static prediction vs real outcome (`check --verify`): diagnostics where they disagree.
+
+Compared per (entry, mode): (outcome, exception, module, name). Not every difference is a
+disagreement: static analysis answers `unknown` where it cannot decide (no claim: IS202,
+info), and it assumes that a module outside the source roots imports fine and binds every
+name asked of it; a real failure that comes from that assumption is IS203 (info). Every
+other difference is IS201 (error).
+"""
+from __future__ import annotations
+
+import ast
+import os
+
+from ..diagnose import Rule
+from ..model import Diagnostic, Report, Result
+
+# Codes of the dynamic side (to move into diagnose.RULES / docs/rules.md).
+RUN_RULES: dict[str, Rule] = {r.code: r for r in (
+    Rule("IS201", "static-dynamic-disagreement", "error",
+         "the static prediction and the real import disagree on (outcome, exception, module, "
+         "name)"),
+    Rule("IS202", "static-no-claim", "info",
+         "static analysis answered unknown; the real import's outcome is shown"),
+    Rule("IS203", "external-assumption", "info",
+         "the real import fails because a module outside the source roots does not import or "
+         "lacks a name, which static analysis assumes it does"),
+    Rule("IS204", "import-timeout", "error", "the first import did not finish in time"),
+    Rule("IS205", "import-crash", "error",
+         "the interpreter died during the first import (signal or exit)"),
+)}
+
+
+def diagnostic(code: str, file: str, line: int, message: str, entry=None, mode=None):
+    rule = RUN_RULES[code]
+    return Diagnostic(rule.code, rule.name, rule.severity, file, line, message, entry, mode)
+
+
+def outcome_key(r: Result) -> tuple:
+    """What static and dynamic results are compared on: outcome, exception, module, name."""
+    if r.outcome == "error" and r.error is not None:
+        return ("error", r.error.exception, r.error.module, r.error.name)
+    return (r.outcome,)
+
+
+def _show(key: tuple) -> str:
+    if key[0] != "error":
+        return key[0]
+    return f"{key[1]}(module={key[2]}, name={key[3]})"
+
+
+def _found(roots, top: str) -> bool:
+    return any(os.path.isdir(os.path.join(r, top)) or os.path.isfile(os.path.join(r, top + ".py"))
+               for r in roots)
+
+
+def _star_from_external(path: str, roots) -> bool:
+    """Does this file run `from M import *` with M outside the source roots?"""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+               and any(a.name == "*" for a in node.names)
+               and not _found(roots, node.module.partition(".")[0])
+               for node in ast.walk(tree))
+
+
+def external_assumption(real: Result, roots) -> bool:
+    """Is this real failure one static analysis assumes away (see the module docstring)?"""
+    err = real.error
+    if err is None:
+        return False
+    if err.module and not _found(roots, err.module.partition(".")[0]):
+        return True  # missing, failing or lacking a name: a module in no source root
+    if err.exception == "NameError" and err.chain:
+        return _star_from_external(err.chain[-1].file, roots)
+    return False
+
+
+def compare(static: Report, dynamic: Report) -> tuple[Diagnostic, ...]:
+    """One diagnostic per (entry, mode) where the static and the real outcome differ."""
+    real = {(r.entry, r.mode): r for r in dynamic.results}
+    roots = list(static.roots or dynamic.roots)
+    out: list[Diagnostic] = []
+    for s in static.results:
+        d = real.get((s.entry, s.mode))
+        if d is None:
+            continue
+        skey, dkey = outcome_key(s), outcome_key(d)
+        if skey == dkey:
+            continue
+        site = d if d.error is not None and d.error.chain else s
+        file, line = (site.error.chain[-1].file, site.error.chain[-1].line) \
+            if site.error is not None and site.error.chain else ("", 0)
+        detail = d.error.message if d.error is not None else (d.reason or "")
+        what = f"first import of {s.entry} ({s.mode}): static: {_show(skey)}; " \
+               f"dynamic: {_show(dkey)}" + (f" [{detail}]" if detail else "")
+        if s.outcome == "unknown":
+            out.append(diagnostic("IS202", file, line, f"{what}; static: {s.reason}",
+                                  s.entry, s.mode))
+        elif s.outcome == "ok" and external_assumption(d, roots):
+            out.append(diagnostic("IS203", file, line, what, s.entry, s.mode))
+        else:
+            out.append(diagnostic("IS201", file, line, what, s.entry, s.mode))
+    return tuple(out)

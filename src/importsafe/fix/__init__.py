@@ -1,0 +1,1 @@
+"""Fixes: plan.py chooses verified edits, edits.py computes them with libcst."""

@@ -1,0 +1,238 @@
+"""Candidate edits of one import statement, computed and applied with libcst (source text in,
+source text out, comments and formatting preserved). Pure: no file IO.
+
+For the names a statement binds, every reference is classified with libcst's scope analysis:
+- `function`: read inside a function body (runs later, when called);
+- `annotation`: an annotation that is never evaluated at import time (a string, a local
+  variable annotation, or any annotation under `from __future__ import annotations`);
+- `import-time`: anything else (module level, class bodies, decorators, defaults, evaluated
+  annotations): the name must exist when the module runs, so the import cannot move.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import (
+    ClassScope, ComprehensionScope, FunctionScope, GlobalScope, MetadataWrapper, PositionProvider,
+    ScopeProvider,
+)
+
+DEFER = "defer-into-functions"
+TYPE_CHECKING_ONLY = "move-under-TYPE_CHECKING"
+DEFER_AND_TYPE_CHECKING = "defer-and-TYPE_CHECKING"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A rewritten file: what kind of edit, which statement, and the new text."""
+
+    kind: str
+    line: int  # of the import statement in the original text
+    names: tuple[str, ...]
+    functions: tuple[str, ...]  # where the import was deferred to
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoEdit:
+    """Why a statement cannot be edited safely."""
+
+    line: int
+    reason: str
+
+
+class _ImportLines(cst.CSTVisitor):
+    """Every import statement line, by the line it starts on."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self):
+        self.found: dict[int, cst.SimpleStatementLine] = {}
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if node.body and isinstance(node.body[0], (cst.Import, cst.ImportFrom)):
+            self.found.setdefault(self.get_metadata(PositionProvider, node).start.line, node)
+
+
+def _bound_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None:
+        return alias.asname.name.value
+    node = alias.name
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value
+
+
+def _function_of(scope):
+    """The outermost FunctionScope enclosing `scope`, or None at module / class level."""
+    found = None
+    while scope is not None and not isinstance(scope, GlobalScope):
+        if isinstance(scope, FunctionScope):
+            found = scope
+        scope = scope.parent
+    return found
+
+
+def classify(wrapper: MetadataWrapper, stmt, future: bool) -> dict[str, list]:
+    """name -> [(kind, outermost function scope or None)] for every reference."""
+    scopes = wrapper.resolve(ScopeProvider)
+    out: dict[str, list] = {}
+    global_scope = scopes[stmt]
+    for alias in stmt.body[0].names:
+        name = _bound_name(alias)
+        refs = out.setdefault(name, [])
+        for assignment in global_scope[name]:
+            if getattr(assignment, "node", None) is not stmt.body[0]:
+                continue
+            for ref in assignment.references:
+                function = _function_of(ref.scope)
+                string = isinstance(ref.node, (cst.SimpleString, cst.ConcatenatedString))
+                if ref.is_annotation and (future or string or function is not None):
+                    refs.append(("annotation", function))
+                elif function is not None and not isinstance(ref.scope, ClassScope):
+                    refs.append(("function", function))
+                elif isinstance(ref.scope, ComprehensionScope) and function is not None:
+                    refs.append(("function", function))
+                else:
+                    refs.append(("import-time", None))
+    return out
+
+
+class _Rewrite(cst.CSTTransformer):
+    """Replace the statement (by the TYPE_CHECKING block, or drop the moved names), and put
+    an import of the moved names at the top of each function that reads them."""
+
+    def __init__(self, stmt, moved: list, keep_type_checking: bool, per_function: dict):
+        self.stmt = stmt
+        self.moved = moved
+        self.keep_type_checking = keep_type_checking
+        self.per_function = per_function  # FunctionDef node -> [names it reads]
+        self.orphans = None  # leading lines of the removed statement, until re-homed
+
+    def _import_of(self, names) -> cst.SimpleStatementLine:
+        node = self.stmt.body[0]
+        aliases = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in node.names
+                   if _bound_name(a) in names]
+        return cst.SimpleStatementLine(body=[node.with_changes(names=aliases)])
+
+    def leave_SimpleStatementLine(self, original, updated):
+        if original is not self.stmt:
+            return updated
+        node = updated.body[0]
+        remaining = [a for a in node.names if _bound_name(a) not in self.moved]
+        out: list = []
+        if remaining:
+            remaining[-1] = remaining[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            out.append(updated.with_changes(body=[node.with_changes(names=remaining)]))
+        if self.keep_type_checking:  # comments stay with whichever statement comes first
+            inner = self._import_of(self.moved)
+            if not remaining:
+                inner = inner.with_changes(trailing_whitespace=updated.trailing_whitespace)
+            out.append(cst.If(test=cst.Name("TYPE_CHECKING"), body=cst.IndentedBlock(
+                body=[inner]), leading_lines=[] if remaining else updated.leading_lines))
+        if out:
+            return cst.FlattenSentinel(out)
+        self.orphans = list(updated.leading_lines)  # comments on and above it must survive
+        trailing = updated.trailing_whitespace.comment
+        if trailing is not None:
+            self.orphans.append(cst.EmptyLine(comment=trailing))
+        return cst.RemoveFromParent()
+
+    def _rehome(self, original, updated):
+        """After the statement left `original`'s body: keep its comments, never empty."""
+        if self.stmt not in original.body or self.orphans is None:
+            return updated
+        at = list(original.body).index(self.stmt)
+        body = list(updated.body)
+        if at < len(body):
+            body[at] = body[at].with_changes(leading_lines=[*self.orphans,
+                                                            *body[at].leading_lines])
+        elif isinstance(updated, cst.IndentedBlock) or not body:
+            body.append(cst.SimpleStatementLine(body=[cst.Pass()],
+                                                leading_lines=self.orphans))
+        else:
+            return updated.with_changes(body=body, footer=[*self.orphans, *updated.footer])
+        self.orphans = None
+        return updated.with_changes(body=body)
+
+    def leave_Module(self, original, updated):
+        return self._rehome(original, updated)
+
+    def leave_IndentedBlock(self, original, updated):
+        return self._rehome(original, updated)
+
+    def leave_FunctionDef(self, original, updated):
+        names = self.per_function.get(original)
+        if not names:
+            return updated
+        stmt = self._import_of(names)
+        body = updated.body
+        if isinstance(body, cst.SimpleStatementSuite):
+            return updated.with_changes(body=cst.IndentedBlock(
+                body=[stmt, cst.SimpleStatementLine(body=body.body)]))
+        lines = list(body.body)
+        at = 1 if lines and _is_docstring(lines[0]) else 0
+        return updated.with_changes(body=body.with_changes(body=lines[:at] + [stmt] +
+                                                                lines[at:]))
+
+
+def _is_docstring(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
+        isinstance(stmt.body[0], cst.Expr) and \
+        isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def _has_future_annotations(module: cst.Module) -> bool:
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and stmt.body and \
+                isinstance(stmt.body[0], cst.ImportFrom) and stmt.body[0].module is not None \
+                and cst.Module([]).code_for_node(stmt.body[0].module) == "__future__" and \
+                not isinstance(stmt.body[0].names, cst.ImportStar) and \
+                any(_bound_name(a) == "annotations" for a in stmt.body[0].names):
+            return True
+    return False
+
+
+def _add_type_checking_import(code: str) -> str:
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor
+    context = CodemodContext()
+    AddImportsVisitor.add_needed_import(context, "typing", "TYPE_CHECKING")
+    return AddImportsVisitor(context).transform_module(cst.parse_module(code)).code
+
+
+def edit_statement(text: str, line: int) -> Edit | NoEdit:
+    """The safe edit of the import statement starting on `line`, or why there is none."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text))
+    except (cst.ParserSyntaxError, RecursionError) as exc:
+        return NoEdit(line, f"libcst cannot parse the file: {exc}")
+    finder = _ImportLines()
+    wrapper.visit(finder)
+    stmt = finder.found.get(line)
+    if stmt is None or isinstance(getattr(stmt.body[0], "names", None), cst.ImportStar):
+        return NoEdit(line, "no import statement (or a star import) on this line")
+    refs = classify(wrapper, stmt, _has_future_annotations(wrapper.module))
+    moved = [n for n, rs in refs.items() if rs and all(k != "import-time" for k, _ in rs)]
+    if not moved:
+        uses = sorted({n for n, rs in refs.items() if any(k == "import-time" for k, _ in rs)})
+        return NoEdit(line, "its names are used while the module runs" + (
+            f" ({', '.join(uses)})" if uses else ", or never (imported for side effects)"))
+    per_function: dict = {}
+    annotations = False
+    for name in moved:
+        for kind, function in refs[name]:
+            if kind == "function":
+                per_function.setdefault(function.node, []).append(name)
+            else:
+                annotations = annotations or function is None or \
+                    not any(k == "function" and f is function for k, f in refs[name])
+    per_function = {k: sorted(set(v)) for k, v in per_function.items()}
+    new = wrapper.module.visit(_Rewrite(stmt, moved, annotations, per_function)).code
+    if annotations:
+        new = _add_type_checking_import(new)
+    kind = DEFER_AND_TYPE_CHECKING if per_function and annotations else (
+        DEFER if per_function else TYPE_CHECKING_ONLY)
+    functions = tuple(sorted(f.name.value for f in per_function))
+    return Edit(kind, line, tuple(sorted(moved)), functions, new)

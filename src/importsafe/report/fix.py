@@ -1,0 +1,81 @@
+"""Renderers for `importsafe fix`: the plan in words, the unified diff, the consequences."""
+from __future__ import annotations
+
+import difflib
+
+from rich.console import Console
+from rich.text import Text
+
+from .json import _rel
+
+_KIND = {"defer-into-functions": "defer into {functions}",
+         "move-under-TYPE_CHECKING": "move under `if TYPE_CHECKING:`",
+         "defer-and-TYPE_CHECKING": "defer into {functions}, and keep it under "
+                                    "`if TYPE_CHECKING:` for annotations"}
+
+
+def diff(outcome, base: str | None = None) -> str:
+    out = []
+    for p in outcome.plan.patches:
+        name = _rel(p.path, base)
+        out.extend(difflib.unified_diff(p.old.splitlines(True), p.new.splitlines(True),
+                                        f"a/{name}", f"b/{name}"))
+    return "".join(out)
+
+
+def lost_lines(lost) -> list[str]:
+    return [f"`import {package}` no longer loads {', '.join(modules)}; code that reads "
+            f"{'it' if len(modules) == 1 else 'them'} as an attribute after "
+            f"`import {package}` must import {'it' if len(modules) == 1 else 'them'} itself"
+            for package, modules in lost]
+
+
+def hidden_lines(hidden, lost, base: str | None) -> list[str]:
+    """Reads of `pkg.sub` by code that never imports it; marked when the fix breaks them."""
+    gone = {m for _, modules in lost for m in modules}
+    return [f"{_rel(file, base)}:{line}: {reader} reads {sub} without importing it"
+            + (" (breaks after this fix)" if sub in gone else "")
+            for file, line, reader, sub in hidden]
+
+
+def render_compat(outcome, hidden, console: Console, base: str | None = None) -> None:
+    lines = lost_lines(outcome.lost) + hidden_lines(hidden, outcome.lost, base)
+    if not outcome.plan.patches:
+        lines.insert(0, "no fix needed or possible, so no module stops being loaded")
+    for line in lines:
+        console.print(Text("compat: " + line, style="magenta"), soft_wrap=True)
+
+
+def render(outcome, console: Console, base: str | None = None, show_diff: bool = True,
+           hidden=()) -> None:
+    plan = outcome.plan
+    failing = [r for r in plan.after if r.outcome != "ok"]
+    for p in plan.patches:
+        for e in p.edits:
+            how = _KIND[e.kind].format(functions=", ".join(f"{f}()" for f in e.functions))
+            console.print(Text.assemble(("edit ", "bold"), (f"{_rel(p.path, base)}:{e.line}",
+                                                            "cyan"),
+                                        f"  {', '.join(e.names)}: {how}"), soft_wrap=True)
+    if show_diff and plan.patches:
+        console.print(diff(outcome, base), highlight=False, markup=False, soft_wrap=True,
+                      end="")
+    for file, line, why in plan.refused if failing else ():
+        console.print(Text(f"no safe edit for {_rel(file, base)}:{line}: {why}", style="yellow"),
+                      soft_wrap=True)
+    gone = {m for _, modules in outcome.lost for m in modules}
+    for line in lost_lines(outcome.lost) + hidden_lines(
+            [h for h in hidden if h[3] in gone], outcome.lost, base):
+        console.print(Text("compat: " + line, style="magenta"), soft_wrap=True)
+    before = sum(r.outcome != "ok" for r in plan.before)
+    if outcome.problem:
+        console.print(Text(outcome.problem, style="bold red"), soft_wrap=True)
+    elif outcome.written:
+        console.print(Text(f"wrote {len(outcome.written)} file(s), re-parsed and re-simulated",
+                           style="green"))
+    style = "bold green" if not failing else "bold red"
+    console.print(Text(f"{before} failing (entry, mode) before, {len(failing)} after "
+                       f"({len(plan.after)} checked)", style=style))
+    for r in failing:
+        console.print(Text(f"  still failing: {r.entry} [{r.mode}] "
+                           f"{r.error.exception if r.error else r.reason}", style="red"),
+                      soft_wrap=True)

@@ -1,0 +1,133 @@
+"""`importsafe fix`: verified edits per kind, a case with no safe edit, the bundled example,
+and every failing random package, each checked against real CPython: outcomes after the fix
+as predicted, nothing that worked broken, and `import rp` exposing the same public names
+except submodules the compat report says it no longer loads."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import randpkg
+from importsafe import fixing
+from support import outcome_key, run_cpython
+from test_cli import EXAMPLE, run_cli
+from test_differential import list_modules
+
+FIX_CASES = Path(__file__).resolve().parent / "fix_cases"
+MODES = ("normal", "bare")
+KINDS = {"defer": "defer-into-functions", "typecheck": "move-under-TYPE_CHECKING",
+         "combined": "defer-and-TYPE_CHECKING"}
+
+
+def tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*.py"))}
+
+
+def all_ok_in_cpython(root: Path, pkg: Path) -> list:
+    jobs = [(m, mode) for m in list_modules(pkg) for mode in MODES]
+    return [r for r in run_cpython([root], jobs) if r["outcome"] != "ok"]
+
+
+@pytest.mark.parametrize("case", sorted(KINDS))
+def test_each_edit_kind_matches_its_after_tree_and_cpython(case, tmp_path):
+    shutil.copytree(FIX_CASES / case / "before", tmp_path, dirs_exist_ok=True)
+    (pkg,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    before_failures = all_ok_in_cpython(tmp_path, pkg)
+    assert before_failures, "the case must fail before the fix"
+    outcome = fixing.fix([str(pkg)], write=True)
+    assert outcome.plan.complete and outcome.problem is None
+    assert [e.kind for p in outcome.plan.patches for e in p.edits] == [KINDS[case]]
+    assert tree(tmp_path) == tree(FIX_CASES / case / "after")
+    assert all_ok_in_cpython(tmp_path, pkg) == []
+
+
+def test_no_safe_edit_is_reported_and_nothing_written(tmp_path):
+    shutil.copytree(FIX_CASES / "nosafe" / "before", tmp_path, dirs_exist_ok=True)
+    before = tree(tmp_path)
+    proc = run_cli("fix", tmp_path / "ns", "--write")
+    assert proc.returncode == 1
+    assert "no safe edit for" in proc.stdout and "used while the module runs" in proc.stdout
+    assert tree(tmp_path) == before
+
+
+def test_example_fix_write_edits_exactly_the_two_statements(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg")
+    before = tree(tmp_path)
+    proc = run_cli("fix", tmp_path / "compiler_pkg", "--write")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    after = tree(tmp_path)
+    changed = sorted(k for k in before if before[k] != after[k])
+    assert changed == ["compiler_pkg/capture/_capture.py", "compiler_pkg/program/_program.py"]
+    for name, moved in (("compiler_pkg/program/_program.py", "from ..backend_api import Spec"),
+                        ("compiler_pkg/capture/_capture.py", "from ..verifier import Verifier")):
+        removed = [x for x in before[name].splitlines() if x not in after[name].splitlines()]
+        added = [x for x in after[name].splitlines() if x not in before[name].splitlines()]
+        assert removed == [moved] and [x.strip() for x in added] == [moved]
+    assert "`import compiler_pkg` no longer loads compiler_pkg.verifier" in proc.stdout
+    assert "diagnostics.py:" in proc.stdout and "breaks after this fix" in proc.stdout
+    check = run_cli("check", tmp_path / "compiler_pkg")
+    assert check.returncode == 0, check.stdout
+    assert all_ok_in_cpython(tmp_path, tmp_path / "compiler_pkg") == []
+
+
+def test_diff_prints_and_changes_nothing(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg")
+    before = tree(tmp_path)
+    proc = run_cli("fix", tmp_path / "compiler_pkg", "--diff")
+    assert proc.returncode == 0
+    assert proc.stdout.count("+++ b/") == 2 and "+        from ..backend_api import Spec" in \
+        proc.stdout
+    assert tree(tmp_path) == before
+
+
+def public_names(root: Path) -> list | None:
+    code = ("import sys, json; sys.path.insert(0, sys.argv[1])\n"
+            "try:\n    import rp\nexcept BaseException:\n    print('null')\n"
+            "else:\n    print(json.dumps(sorted(n for n in dir(rp) if not n.startswith('_'))))")
+    out = subprocess.run([sys.executable, "-S", "-B", "-c", code, str(root)],
+                         capture_output=True, text=True, timeout=60, cwd=str(root))
+    return json.loads(out.stdout or "null")
+
+
+def test_fix_write_on_failing_random_packages(tmp_path, capsys):
+    n = int(os.environ.get("IMPORTSAFE_FIX_N", "300"))
+    tally = {"failing": 0, "fixed": 0, "partly": 0, "none": 0}
+    problems = []
+    for seed in range(n):
+        root = tmp_path / f"seed{seed}"
+        pkg = randpkg.write(randpkg.generate(seed), root)
+        outcome = fixing.plan([str(pkg)])
+        if not any(r.outcome == "error" for r in outcome.plan.before):
+            continue
+        tally["failing"] += 1
+        names_before = public_names(root)
+        outcome = fixing.fix([str(pkg)], write=True)
+        if not outcome.plan.patches:
+            tally["none"] += 1
+            continue
+        tally["fixed" if outcome.plan.complete else "partly"] += 1
+        jobs = [(r.entry, r.mode) for r in outcome.plan.after]
+        real = {(r["entry"], r["mode"]): outcome_key(r) for r in run_cpython([root], jobs)}
+        for b, a in zip(outcome.plan.before, outcome.plan.after):
+            got = real[(a.entry, a.mode)]
+            predicted = ("ok",) if a.outcome == "ok" else (
+                "error", a.error.exception, a.error.module, a.error.name)
+            if got != predicted or (b.outcome == "ok" and got != ("ok",)):
+                problems.append((seed, a.entry, a.mode, b.outcome, predicted, got))
+        names_after = public_names(root)
+        announced = {m.rpartition(".")[2] for package, lost in outcome.lost if package == "rp"
+                     for m in lost if m.count(".") == 1}  # rp.sub no longer loaded by rp
+        if names_before is not None and set(names_before) - announced != \
+                set(names_after or ()) - announced:
+            problems.append((seed, "public names of rp changed", names_before, names_after))
+    with capsys.disabled():
+        print(f"\nfix on random packages: {tally['failing']} failing of {n}; fixed completely "
+              f"{tally['fixed']}, partly {tally['partly']}, no safe edit {tally['none']}; "
+              f"CPython disagreements {len(problems)}")
+    assert not problems, "\n".join(map(str, problems[:10]))
