@@ -662,7 +662,7 @@ def main(argv):
     with open(result_path + ".tmp", "w") as f:
         f.write(data)
     os.rename(result_path + ".tmp", result_path)
-    return 0
+    os._exit(0)  # as a forked job does: threads or atexit hooks of the import cannot hang it
 
 
 if __name__ == "__main__":

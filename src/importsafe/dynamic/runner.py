@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -116,7 +117,38 @@ def _kill_group(pid: int) -> None:
 
 # --- fresh interpreters ------------------------------------------------------------------
 
-def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture) -> dict:
+class _Stopped(Exception):
+    """The run is being abandoned (an interrupt): start nothing more."""
+
+
+class _Live:
+    """The fresh interpreters running now, so that an interrupt can kill them all."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.procs: set[subprocess.Popen] = set()
+        self.stopped = False
+
+    def start(self, *args, **kwargs) -> subprocess.Popen:
+        with self.lock:
+            if self.stopped:
+                raise _Stopped()
+            proc = subprocess.Popen(*args, **kwargs)
+            self.procs.add(proc)
+            return proc
+
+    def done(self, proc: subprocess.Popen) -> None:
+        with self.lock:
+            self.procs.discard(proc)
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for proc in self.procs:
+                _kill_group(proc.pid)
+
+
+def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture, live) -> dict:
     job_dir = os.path.join(base, f"job{job_id}")
     cwd = os.path.join(job_dir, "cwd")
     os.makedirs(cwd)
@@ -124,7 +156,7 @@ def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture) 
     out_path = os.path.join(job_dir, "output")
     msg: dict = {"entry": entry, "mode": mode}
     with open(out_path, "wb") as out:
-        proc = subprocess.Popen(
+        proc = live.start(
             [python, "-B", PROBE, "--result", result_path, os.pathsep.join(roots), entry, mode],
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=cwd, env=env,
             start_new_session=True)
@@ -138,6 +170,8 @@ def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture) 
             _kill_group(proc.pid)
             proc.wait()
             raise
+        finally:
+            live.done(proc)
     if "outcome" not in msg:
         try:
             with open(result_path) as f:
@@ -180,9 +214,10 @@ def run_fresh(python, roots, jobs, workers, timeout, capture, progress, base, en
     out: list = [None] * total
     if progress:
         progress(0, total, 0)
+    live = _Live()
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {pool.submit(_run_fresh, python, roots, i, e, m, timeout, base, env, capture): i
-                   for i, (e, m) in enumerate(jobs)}
+        futures = {pool.submit(_run_fresh, python, roots, i, e, m, timeout, base, env, capture,
+                               live): i for i, (e, m) in enumerate(jobs)}
         try:
             for fut in as_completed(futures):
                 msg = fut.result()
@@ -192,6 +227,7 @@ def run_fresh(python, roots, jobs, workers, timeout, capture, progress, base, en
                 if progress:
                     progress(done, total, failures)
         except BaseException:
+            live.stop()
             for fut in futures:
                 fut.cancel()
             raise

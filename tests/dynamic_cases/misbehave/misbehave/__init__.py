@@ -1,0 +1,1 @@
+"""Imports fine; its submodules misbehave."""

@@ -1,0 +1,4 @@
+"""Aborts the interpreter (SIGABRT) at import time."""
+import os
+
+os.abort()

@@ -1,0 +1,3 @@
+"""Never finishes importing: the runner must kill it at the timeout."""
+while True:
+    pass

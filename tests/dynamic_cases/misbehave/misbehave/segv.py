@@ -1,0 +1,4 @@
+"""Segfaults the interpreter at import time."""
+import ctypes
+
+ctypes.string_at(0)

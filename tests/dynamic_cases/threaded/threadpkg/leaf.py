@@ -1,0 +1,1 @@
+from .sub import DOUBLE  # noqa: F401

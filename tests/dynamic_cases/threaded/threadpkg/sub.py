@@ -1,0 +1,3 @@
+from . import VALUE
+
+DOUBLE = VALUE * 2

@@ -1,0 +1,210 @@
+"""`importsafe run` (real imports) and `importsafe check --verify` (static vs real).
+
+- every fixture's outcomes, run for real through importsafe.api.run, equal expected.txt, with
+  the fork server (and its zygotes) and with a fresh interpreter per job (--no-fork);
+- the fork runner with zygotes equals the probe's plain forks on seeded random packages;
+- --verify finds no disagreement on any fixture;
+- tests/dynamic_cases/threaded: an import that leaves a thread running;
+- tests/dynamic_cases/misbehave: a hang, a segfault, an abort, output, a relative write are
+  each reported (timeout / crash / ok), every other entry still reported, nothing leaks into
+  the report or the source tree;
+- --python with another interpreter (CPython 3.8, when installed).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import randpkg
+from importsafe import api
+from importsafe.report.json import result_dict
+from support import case_dirs, outcome_key, read_expected, run_cpython
+
+ROOT = Path(__file__).resolve().parents[1]
+MISBEHAVE = Path(__file__).resolve().parent / "dynamic_cases" / "misbehave"
+PY38 = Path.home() / ".pyenv" / "versions" / "3.8.18" / "bin" / "python"
+TIMEOUT = 1.5
+
+
+def keys(report) -> dict:
+    return {(r.entry, r.mode): outcome_key(result_dict(r)) for r in report.results}
+
+
+def modes_of(expected) -> tuple:
+    return tuple(dict.fromkeys(e.mode for e in expected))
+
+
+@pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
+def test_run_matches_expectations_fork_and_no_fork(case):
+    expected = read_expected(case)
+    modes = modes_of(expected)
+    want = {(e.entry, e.mode): e.key for e in expected}
+    forked = api.run([str(case)], modes=modes, timeout=20)
+    assert forked.source == "dynamic"
+    assert [(r.entry, r.mode) for r in forked.results] == \
+        [(r.entry, r.mode) for r in api.check([str(case)], modes=modes).results]
+    got = keys(forked)
+    assert set(got) == set(want)
+    wrong = [(k, want[k], got[k]) for k in want if got[k] != want[k]]
+    assert not wrong, "expected vs importsafe run:\n" + "\n".join(map(str, wrong))
+    fresh = keys(api.run([str(case)], modes=modes, timeout=20, fork=False))
+    assert fresh == got, "fork vs --no-fork differ"
+
+
+def test_error_chain_points_at_the_import_lines():
+    report = api.run([str(ROOT / "examples" / "compiler_pkg")], modes=("bare",))
+    err = report.result("compiler_pkg.backend_api", "bare").error
+    assert [(Path(f.file).name, f.line) for f in err.chain] == \
+        [("backend_api.py", 7), ("__init__.py", 2), ("_program.py", 8)]
+    assert {d.code for d in report.diagnostics} == {"IS101"}
+
+
+def test_zygotes_agree_with_plain_forks_on_random_packages(tmp_path):
+    """Nested zygotes (normal mode) against the probe's one-fork-per-job batch mode."""
+    compared = 0
+    for seed in range(25):
+        root = tmp_path / f"seed{seed}"
+        pkg = randpkg.write(randpkg.generate(seed), root)
+        report = api.run([str(pkg)], timeout=20)
+        reference = run_cpython([root], [(r.entry, r.mode) for r in report.results])
+        want = {(r["entry"], r["mode"]): outcome_key(r) for r in reference}
+        got = keys(report)
+        assert got == want, f"seed {seed}: " + str(
+            [(k, want[k], got[k]) for k in want if got[k] != want[k]])
+        compared += len(got)
+    assert compared > 250
+
+
+@pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
+def test_verify_finds_no_disagreement(case):
+    modes = modes_of(read_expected(case))
+    merged, dynamic = api.verify([str(case)], modes=modes, timeout=20)
+    wrong = [d.message for d in merged.diagnostics if d.code == "IS201"]
+    assert not wrong, "\n".join(wrong)
+    static_unknown = sum(r.outcome == "unknown" for r in merged.results)
+    assert sum(d.code == "IS202" for d in merged.diagnostics) <= static_unknown
+    assert merged.source == "verify" and dynamic.source == "dynamic"
+
+
+def test_verify_reports_a_disagreement(tmp_path):
+    """A dynamic outcome the static side did not predict is an IS201 error."""
+    pkg = tmp_path / "vpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("X = 1\n")
+    static = api.check([str(pkg)])
+    dynamic = api.run([str(pkg)])
+    (pkg / "a.py").write_text("from . import b\nX = 1\n")
+    (pkg / "b.py").write_text("from .a import X\n")
+    changed = api.run([str(pkg)], timeout=20)
+    assert not api.compare(static, dynamic)
+    found = api.compare(static, changed)
+    assert {(d.code, d.entry) for d in found} == {("IS201", "vpkg.a")}
+    assert "static: ok; dynamic: ImportError(module=vpkg.a, name=X)" in found[0].message
+
+
+def test_cli_verify_on_the_example():
+    cmd = [sys.executable, "-m", "importsafe", "check", "--verify",
+           str(ROOT / "examples" / "compiler_pkg")]
+    text = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert text.returncode == 1, text.stderr  # the example's bare failures are real
+    assert "verify: 0 disagreements" in text.stdout
+    doc = subprocess.run(cmd + ["--format", "json"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    data = json.loads(doc.stdout)
+    assert data["source"] == "verify"
+    assert not [d for d in data["diagnostics"] if d["code"] == "IS201"]
+
+
+def _tree(path: Path) -> list[str]:
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["fork", "no-fork"])
+def test_misbehaving_imports_are_contained(tmp_path, capfd, fork):
+    src = tmp_path / "src"
+    shutil.copytree(MISBEHAVE, src)
+    before = _tree(src)
+    report = api.run([str(src)], timeout=TIMEOUT, jobs=4, fork=fork, capture=True)
+    outcomes = {(r.entry, r.mode): (r.outcome, r.reason) for r in report.results}
+    entries = ["misbehave", "misbehave.abort", "misbehave.fine", "misbehave.hang",
+               "misbehave.noisy", "misbehave.segv", "misbehave.writer"]
+    assert sorted(outcomes) == sorted((e, m) for e in entries for m in ("normal", "bare"))
+    for mode in ("normal", "bare"):
+        assert outcomes[("misbehave.hang", mode)][0] == "timeout"
+        assert outcomes[("misbehave.segv", mode)] == ("crash", "killed by signal 11 (SIGSEGV)")
+        assert outcomes[("misbehave.abort", mode)] == ("crash", "killed by signal 6 (SIGABRT)")
+        for ok in ("misbehave", "misbehave.fine", "misbehave.noisy", "misbehave.writer"):
+            assert outcomes[(ok, mode)] == ("ok", None), ok
+        noisy = report.output("misbehave.noisy", mode)
+        assert "NOISY-STDOUT-MARKER" in noisy and "NOISY-STDERR-MARKER" in noisy
+        assert "Segmentation fault" in report.output("misbehave.segv", mode)  # faulthandler
+        cwd = report.output("misbehave.writer", mode).strip().partition("CWD=")[2]
+        assert "importsafe-run-" in cwd and not cwd.startswith(str(src))
+    assert report.failed
+    assert {d.code for d in report.diagnostics} == {"IS204", "IS205"}
+    leaked = capfd.readouterr()
+    assert "MARKER" not in leaked.out + leaked.err
+    assert _tree(src) == before  # no written.txt, no __pycache__
+    assert not Path("written.txt").exists()
+
+
+def test_import_that_leaves_a_thread_running():
+    """No zygote forks from a process with threads; a fresh interpreter does not wait for
+    them at exit. Both runners agree, well within the timeout."""
+    case = str(MISBEHAVE.parent / "threaded")
+    forked, fresh = (api.run([case], timeout=5, fork=f) for f in (True, False))
+    assert keys(forked) == keys(fresh) == {
+        ("threadpkg", "normal"): ("ok",), ("threadpkg", "bare"): ("ok",),
+        ("threadpkg.leaf", "normal"): ("ok",),
+        ("threadpkg.leaf", "bare"): ("error", "ImportError", "threadpkg", "VALUE"),
+        ("threadpkg.sub", "normal"): ("ok",),
+        ("threadpkg.sub", "bare"): ("error", "ImportError", "threadpkg", "VALUE")}
+
+
+def test_cli_run_reports_every_entry_and_shows_output():
+    cmd = [sys.executable, "-m", "importsafe", "run", str(MISBEHAVE), "--timeout", str(TIMEOUT),
+           "-j", "4", "--mode", "normal"]
+    proc = subprocess.run(cmd + ["--format", "json", "--show-output"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "MARKER" not in proc.stderr
+    data = json.loads(proc.stdout)  # nothing the imports printed got mixed in
+    assert data["source"] == "dynamic"
+    by_entry = {r["entry"]: r for r in data["results"]}
+    assert len(by_entry) == 7
+    assert by_entry["misbehave.hang"]["outcome"] == "timeout"
+    assert by_entry["misbehave.segv"]["outcome"] == "crash"
+    assert "Segmentation fault" in by_entry["misbehave.segv"]["output"]
+    assert "output" not in by_entry["misbehave.noisy"]  # shown for failures only
+    text = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert text.returncode == 1
+    assert "killed by signal 11 (SIGSEGV)" in text.stdout and "MARKER" not in text.stdout
+    assert "1 timeout, 2 crash" in text.stdout
+
+
+def test_cli_run_usage_errors(tmp_path):
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "importsafe", "run", *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=60)
+    example = str(ROOT / "examples" / "compiler_pkg")
+    assert run(str(tmp_path / "missing")).returncode == 2
+    proc = run(example, "--python", str(tmp_path / "nopython"))
+    assert proc.returncode == 2 and "not found" in proc.stderr
+    assert run(example, "--mode", "sideways").returncode == 2
+    assert run(example, "--timeout", "0").returncode == 2
+    assert run(example, "--mode", "normal").returncode == 0
+
+
+@pytest.mark.skipif(not PY38.exists(), reason="CPython 3.8 not installed under ~/.pyenv")
+@pytest.mark.parametrize("fork", [True, False], ids=["fork", "no-fork"])
+def test_other_interpreter(fork):
+    case = ROOT / "examples"
+    expected = {(e.entry, e.mode): e.key for e in read_expected(case)}
+    report = api.run([str(case / "compiler_pkg")], python=str(PY38), fork=fork, timeout=20)
+    assert keys(report) == expected
