@@ -1,10 +1,16 @@
 """importsafe: make a package safe for any import order.
 
-Public API: `check(paths, modes=...) -> Report` (static prediction, never runs user code).
+Public API:
+- `check(paths, modes=...) -> Report`: static prediction, never runs user code;
+- `run(paths, modes=...) -> Report`: every first import for real, in isolated interpreters;
+- `verify(paths, ...) -> (Report, Report)`: both, with the disagreements as diagnostics;
+- `explain(paths, entry, mode) -> Explanation`: one replay, step by step;
+- `fix(paths, ..., write=False) -> FixOutcome`: the smallest verified import edits.
 """
-from .api import InputError, check
+from .api import InputError, check, explain, run, verify
+from .fixing import fix
 from .model import Diagnostic, ErrorInfo, Frame, Report, Result
 
 __version__ = "0.1.0"
-__all__ = ["check", "InputError", "Report", "Result", "ErrorInfo", "Frame", "Diagnostic",
+__all__ = ["check", "run", "verify", "explain", "fix", "InputError", "Report", "Result", "ErrorInfo", "Frame", "Diagnostic",
            "__version__"]

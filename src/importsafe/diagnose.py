@@ -31,6 +31,17 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          "`from M import name` against a module that never binds name in this order"),
     Rule("IS106", "module-fails-to-parse", "error", "a module on the import chain does not parse"),
     Rule("IS107", "import-error", "error", "another exception escapes the first import"),
+    Rule("IS201", "static-dynamic-disagreement", "error",
+         "the static prediction and the real import disagree on (outcome, exception, module, "
+         "name)"),
+    Rule("IS202", "static-no-claim", "info",
+         "static analysis answered unknown; the real import's outcome is shown"),
+    Rule("IS203", "external-assumption", "info",
+         "the real import fails because a module outside the source roots does not import or "
+         "lacks a name, which static analysis assumes it does"),
+    Rule("IS204", "import-timeout", "error", "the first import did not finish in time"),
+    Rule("IS205", "import-crash", "error",
+         "the interpreter died during the first import (signal or exit)"),
 )}
 
 

@@ -11,23 +11,11 @@ from __future__ import annotations
 import ast
 import os
 
-from ..diagnose import Rule
+from ..diagnose import RULES, Rule
 from ..model import Diagnostic, Report, Result
 
-# Codes of the dynamic side (to move into diagnose.RULES / docs/rules.md).
-RUN_RULES: dict[str, Rule] = {r.code: r for r in (
-    Rule("IS201", "static-dynamic-disagreement", "error",
-         "the static prediction and the real import disagree on (outcome, exception, module, "
-         "name)"),
-    Rule("IS202", "static-no-claim", "info",
-         "static analysis answered unknown; the real import's outcome is shown"),
-    Rule("IS203", "external-assumption", "info",
-         "the real import fails because a module outside the source roots does not import or "
-         "lacks a name, which static analysis assumes it does"),
-    Rule("IS204", "import-timeout", "error", "the first import did not finish in time"),
-    Rule("IS205", "import-crash", "error",
-         "the interpreter died during the first import (signal or exit)"),
-)}
+RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
+                                                     "IS205")}
 
 
 def diagnostic(code: str, file: str, line: int, message: str, entry=None, mode=None):

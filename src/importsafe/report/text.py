@@ -20,11 +20,11 @@ def _source_line(path: str, line: int) -> str:
 
 
 def _result_lines(r: Result, base: str | None) -> list[Text]:
-    out = [Text.assemble(("FAIL " if r.outcome == "error" else "???? ", "bold red"
-                          if r.outcome == "error" else "bold yellow"),
-                         (r.entry, "bold"), f"  [{r.mode}]")]
+    label, style = {"error": ("FAIL ", "bold red"), "timeout": ("TIME ", "bold red"),
+                    "crash": ("DIED ", "bold red")}.get(r.outcome, ("???? ", "bold yellow"))
+    out = [Text.assemble((label, style), (r.entry, "bold"), f"  [{r.mode}]")]
     if r.error is None:
-        out.append(Text(f"    unknown: {r.reason}", style="yellow"))
+        out.append(Text(f"    {r.outcome}: {r.reason}", style=style.split()[-1]))
         return out
     e = r.error
     out.append(Text(f"    {e.exception}: {e.message}", style="red"))
@@ -53,7 +53,7 @@ def render(report: Report, console: Console, base: str | None = None,
         console.print(Text(f"{_rel(d.file, base)}:{d.line}: {d.code} {d.name}: {d.message}",
                            style="yellow"), soft_wrap=True)
     n_ok = sum(r.outcome == "ok" for r in report.results)
-    n_err = sum(r.outcome == "error" for r in report.results)
+    n_err = sum(r.outcome in ("error", "timeout", "crash") for r in report.results)
     n_unk = len(report.results) - n_ok - n_err
     entries = len({r.entry for r in report.results})
     modes = ",".join(dict.fromkeys(r.mode for r in report.results))
