@@ -64,6 +64,18 @@ def read_expected(case_dir: Path) -> list[Expectation]:
     return out
 
 
+def case_python(case_dir: Path) -> str | None:
+    """A `# python: X.Y` line in expected.txt names the interpreter the case needs (its syntax
+    is newer than the one running the tests); the path of a pyenv one, or None if absent."""
+    import glob
+    for raw in (case_dir / "expected.txt").read_text().splitlines():
+        if raw.startswith("# python:"):
+            version = raw.split(":", 1)[1].strip()
+            found = sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}*/bin/python")))
+            return found[-1] if found else None
+    return sys.executable
+
+
 def case_dirs():
     """Every fixture root with an expected.txt, and the bundled examples root."""
     dirs = sorted(p for p in CASES.iterdir() if (p / "expected.txt").is_file())

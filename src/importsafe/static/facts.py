@@ -6,6 +6,7 @@ which real code nests far deeper, are walked with an explicit stack.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from .conditions import TargetVersion, decide_condition, runtime_test
 from .events import (
@@ -14,6 +15,7 @@ from .events import (
     SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events, target_events
+from .lower import lower
 from .prune import prune_reads, rebinding_globals
 
 def resolve_relative(module: str | None, level: int, package: str) -> str | None:
@@ -40,6 +42,8 @@ class _Extractor:
         self.declared_global: set[str] = set()
         self.bodies = True  # extract module-level function bodies (else stubs, loaded later)
         self.registers = False  # assigns into sys.modules / installs import hooks
+        self.lazy_lines: frozenset[int] = frozenset()  # `lazy import` lines (lowered source)
+        self.type_params: dict[int, frozenset[str]] = {}  # PEP 695 names, by def/class line
         # module-level names known to hold a literal truth value (`PY3 = True`), for
         # deciding `if not PY3:`; `flow` says whether code here surely runs ("live"), may
         # run ("maybe": bindings forget what we knew), or never runs ("dead").
@@ -51,7 +55,10 @@ class _Extractor:
         out: list = []
         for stmt in stmts:
             handler = getattr(self, "s_" + type(stmt).__name__, None)
-            if handler is not None:
+            if handler is not None and self.type_params and isinstance(
+                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.s_typed(stmt, out, guard, scope, handler)
+            elif handler is not None:
                 handler(stmt, out, guard, scope)
             else:
                 self.generic(stmt, out, scope)
@@ -89,7 +96,7 @@ class _Extractor:
 
     # -- imports --------------------------------------------------------------------------
     def s_Import(self, node, out, guard, scope):
-        lazy = _is_lazy(node)
+        lazy = _is_lazy(node) or node.lineno in self.lazy_lines
         for alias in node.names:
             self.imports.add(alias.name)
             out.append(Import(node.lineno, alias.name, alias.asname, guard, lazy,
@@ -110,8 +117,9 @@ class _Extractor:
         else:
             self.imports.add(module)
             self.imports.update(f"{module}.{n}" if n != "*" else f"{module}.*" for n, _ in names)
-        out.append(ImportFrom(node.lineno, module, names, node.level, guard, _is_lazy(node),
-                              error, node.col_offset))
+        out.append(ImportFrom(node.lineno, module, names, node.level, guard,
+                              _is_lazy(node) or node.lineno in self.lazy_lines, error,
+                              node.col_offset))
         if scope == "module":
             for n, asname in names:
                 if n != "*":
@@ -169,9 +177,20 @@ class _Extractor:
 
     s_AsyncFunctionDef = s_FunctionDef
 
+    def s_typed(self, node, out, guard, scope, handler):
+        """A generic def / class: its type parameters are bound inside it."""
+        names = self.type_params.get(node.lineno)
+        if not names:
+            return handler(node, out, guard, scope)
+        inner: list = []
+        handler(node, inner, guard, scope)
+        out.extend(without_reads(inner, names))
+
     def function(self, node) -> FunctionFacts:
         sub = _Extractor(self.name, False, self.version, self.future)
         sub.package = self.package
+        sub.lazy_lines = self.lazy_lines
+        sub.type_params = self.type_params
         body = sub.block(node.body, FUNCTION, "function")
         self.imports |= sub.imports
         self.registers |= sub.registers
@@ -420,6 +439,25 @@ def _is_empty_literal(node) -> bool:
     return isinstance(node, ast.Constant) and node.value in ("", b"")
 
 
+def without_reads(events, names: frozenset[str]) -> list:
+    """`events` minus reads of `names`, at any depth (the scope where they are bound)."""
+    out = []
+    for ev in events:
+        cls = ev.__class__
+        if cls in (Use, Call) and ev.name in names:
+            continue
+        if cls is ClassBody:
+            ev = ClassBody(ev.line, ev.name, tuple(without_reads(ev.body, names)))
+        elif cls is Def and ev.func is not None and ev.func.body is not None:
+            ev = Def(ev.line, ev.name, replace(ev.func, body=tuple(without_reads(ev.func.body,
+                                                                                names))))
+        elif cls is If:
+            ev = replace(ev, body=tuple(without_reads(ev.body, names)),
+                         orelse=tuple(without_reads(ev.orelse, names)))
+        out.append(ev)
+    return out
+
+
 def _is_lazy(node) -> bool:
     return bool(getattr(node, "is_lazy", False))
 
@@ -475,13 +513,17 @@ def _all_value(node, extend: bool) -> tuple | None:
 
 
 def extract(tree: ast.Module, name: str, path: str, is_package: bool,
-            target: TargetVersion = (3, 11), bodies: bool = True) -> ModuleFacts:
+            target: TargetVersion = (3, 11), bodies: bool = True,
+            lazy_lines: frozenset[int] = frozenset(),
+            type_params: dict[int, frozenset[str]] | None = None) -> ModuleFacts:
     """Facts of one parsed module. Without `bodies`, module-level functions get stubs
     (body None) that the simulator loads on the first call at import time."""
     future = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and
                  any(a.name == "annotations" for a in s.names) for s in tree.body)
     ex = _Extractor(name, is_package, target, future)
     ex.bodies = bodies
+    ex.lazy_lines = lazy_lines
+    ex.type_params = type_params or {}
     body = ex.block(tree.body, TOP, "module")
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,
@@ -492,18 +534,27 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
                       target: TargetVersion = (3, 11), bodies: bool = True) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem."""
+    lazy_lines: frozenset[int] = frozenset()
+    type_params: dict[int, frozenset[str]] = {}
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
-        problem = FileProblem("IS001", exc.lineno or 1, f"cannot parse: {exc.msg}")
-        return ModuleFacts(name, path, is_package, (), problem=problem)
+        lowered = lower(source)  # syntax of a newer Python? (PEP 695, PEP 810, ...)
+        try:
+            if lowered is None:
+                raise exc
+            tree, lazy_lines = ast.parse(lowered[0], filename=path), lowered[1]
+            type_params = lowered[2]
+        except SyntaxError:
+            problem = FileProblem("IS001", exc.lineno or 1, f"cannot parse: {exc.msg}")
+            return ModuleFacts(name, path, is_package, (), problem=problem)
     except (ValueError, UnicodeDecodeError) as exc:
         problem = FileProblem("IS002", 1, f"cannot decode: {exc}")
         return ModuleFacts(name, path, is_package, (), problem=problem)
     except RecursionError:
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
-    return extract(tree, name, path, is_package, target, bodies)
+    return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params)
 
 
 __all__ = ["extract", "facts_from_source", "resolve_relative", "decide_condition",

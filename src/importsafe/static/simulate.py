@@ -435,6 +435,9 @@ class Simulator(ImportState):
         raise err
 
     def e_Import(self, ev: Import, frame):
+        if ev.lazy:
+            raise SimUnknown(f"explicit lazy imports (PEP 810, line {ev.line}) are not "
+                             "modelled yet")
         self.import_module(ev.module)
         if ev.call is not None:
             return
@@ -448,6 +451,9 @@ class Simulator(ImportState):
         self.bind(ev.asname, value, frame)
 
     def e_ImportFrom(self, ev: ImportFrom, frame):
+        if ev.lazy:
+            raise SimUnknown(f"explicit lazy imports (PEP 810, line {ev.line}) are not "
+                             "modelled yet")
         if ev.error is not None:
             raise self.error("ImportError", None, None, ev.error)
         self.import_module(ev.module)

@@ -1,0 +1,66 @@
+"""Source written for a newer Python, lowered on the same lines to syntax the running
+interpreter's `ast` parses, so the same fact extractor serves every version.
+
+Used only when `ast.parse` fails. libcst's native parser reads Python 3.0 to 3.15; the lowering
+changes nothing that matters for import-time behaviour:
+- type parameter lists (`def f[T]`, `class C[T]`, PEP 695) are dropped: they bind no global
+  (their names are returned, so reads of them inside the definition are not reported);
+- `type X = ...` becomes `X = ...`: the alias value is evaluated lazily, never at import time;
+- `lazy import ...` / `lazy from ... import ...` (PEP 810) become plain imports, and their
+  lines are returned so the facts still mark them lazy.
+"""
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+_LAZY = tuple(getattr(cst, n) for n in ("LazyImport", "LazyImportFrom") if hasattr(cst, n))
+
+
+class _Lower(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self):
+        super().__init__()
+        self.lazy_lines: set[int] = set()
+        self.type_params: dict[int, frozenset[str]] = {}  # def / class line -> T, U, ...
+
+    def leave_FunctionDef(self, original, updated):
+        params = getattr(updated, "type_parameters", None)
+        if params is None:
+            return updated
+        line = self.get_metadata(PositionProvider, original.name).start.line  # as ast has it
+        self.type_params[line] = frozenset(p.param.name.value for p in params.params)
+        return updated.with_changes(type_parameters=None)
+
+    leave_ClassDef = leave_FunctionDef
+
+    def leave_TypeAlias(self, original, updated):
+        return cst.Assign(targets=[cst.AssignTarget(target=updated.name)],
+                          value=cst.Ellipsis(), semicolon=updated.semicolon)
+
+    def on_leave(self, original, updated):
+        if _LAZY and isinstance(original, _LAZY):
+            self.lazy_lines.add(self.get_metadata(PositionProvider, original).start.line)
+            if isinstance(updated, cst.LazyImport if hasattr(cst, "LazyImport") else ()):
+                return cst.Import(names=updated.names, semicolon=updated.semicolon,
+                                  whitespace_after_import=updated.whitespace_after_import)
+            return cst.ImportFrom(
+                module=updated.module, names=updated.names, relative=updated.relative,
+                lpar=updated.lpar, rpar=updated.rpar, semicolon=updated.semicolon,
+                whitespace_after_from=updated.whitespace_after_from,
+                whitespace_before_import=updated.whitespace_before_import,
+                whitespace_after_import=updated.whitespace_after_import)
+        return super().on_leave(original, updated)
+
+
+def lower(source: bytes | str) -> tuple[str, frozenset[int], dict[int, frozenset[str]]] | None:
+    """(lowered source, lines of lazy imports, type parameter names by the line of their
+    def / class), or None when libcst cannot parse it either."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+        lowering = _Lower()
+        code = wrapper.visit(lowering).code
+    except (cst.ParserSyntaxError, RecursionError, ValueError, UnicodeDecodeError):
+        return None
+    return code, frozenset(lowering.lazy_lines), lowering.type_params
