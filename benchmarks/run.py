@@ -4,8 +4,9 @@
     python3 benchmarks/run.py [--rounds N] [--packages sympy,django] [--skip pylint] [--json OUT]
 
 Pinned packages and the peer tools (grimp, pylint) go into a scratch venv at
-benchmarks/.work/venv, made on the first run and reused while its pins match. importsafe
-itself runs from the interpreter running this script. Every round runs every tool on every
+benchmarks/.work/venv, made on the first run and reused while it holds the pins (the venv, the
+pins and the launcher are in common.py, shared with dynamic.py). importsafe runs from the
+interpreter running this script, from this checkout's src/ when there is one. Every round runs every tool on every
 package, rotating the tool order, so machine noise hits all tools alike. Times are the
 wall-clock of a fresh subprocess, from spawn to exit; peak RSS is its ru_maxrss from os.wait4
 (the largest single process among it and its workers, not their sum). The floor is one
@@ -18,21 +19,18 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-WORK = Path(__file__).resolve().parent / ".work"
-VENV = WORK / "venv"
-MARKER = VENV / "importsafe-bench-pins.txt"
-PACKAGES = {"sympy": "sympy==1.14.0", "django": "Django==5.2.19"}
-PEERS = ("grimp==3.20", "pylint==4.1.4")
+from common import (PEERS, PINS, VENV, WORK, BenchError, ensure_venv, fmt, importsafe_command,  # noqa: F401
+                    last_json, measure, package_dir, tail, venv_python)
+
+PACKAGES = {name: PINS[name] for name in ("sympy", "django")}
 TOOLS = ("importsafe", "grimp", "pylint", "floor")
 
 FLOOR_CODE = """
@@ -47,28 +45,6 @@ for d, _, names in os.walk(sys.argv[1]):
             except (SyntaxError, ValueError): bad += 1
 print(json.dumps({"seconds": time.perf_counter() - t, "files": files, "lines": lines, "bad": bad}))
 """
-# Runs one command in its own session and reports on it. Measuring from this small process, not
-# from this script, keeps our own memory out of the child's ru_maxrss (Linux carries the
-# spawning process's high-water mark over exec), and a timeout kills the whole process group.
-LAUNCHER_CODE = """
-import json, os, signal, sys, time
-result, timeout, *cmd = sys.argv[1:]
-killed = []
-def on_alarm(*_):
-    killed.append(1)
-    try: os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError: pass
-t = time.perf_counter()
-pid = os.posix_spawnp(cmd[0], cmd, os.environ, setsid=True)
-signal.signal(signal.SIGALRM, on_alarm)
-signal.setitimer(signal.ITIMER_REAL, float(timeout))
-_, status, usage = os.wait4(pid, 0)
-wall = time.perf_counter() - t
-signal.setitimer(signal.ITIMER_REAL, 0)
-with open(result, "w") as f:
-    rc = None if killed else os.waitstatus_to_exitcode(status)
-    json.dump({"rc": rc, "wall": wall, "maxrss_kb": usage.ru_maxrss}, f)
-"""
 GRIMP_CODE = """
 import json, sys, time
 t = time.perf_counter()
@@ -76,10 +52,6 @@ import grimp
 g = grimp.build_graph(sys.argv[1], cache_dir=None)
 print(json.dumps({"seconds": time.perf_counter() - t, "modules": len(g.modules)}))
 """
-
-
-class BenchError(Exception):
-    """A problem that stops the benchmark, with a message for the user."""
 
 
 @dataclass
@@ -115,73 +87,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 # --- the venv --------------------------------------------------------------------------
 
-def venv_python() -> Path:
-    return VENV / "bin" / "python"  # POSIX only, like os.wait4 and posix_spawn below
-
-
-def ensure_venv() -> Path:
-    """Make the scratch venv and install the pins, unless the marker says it is done."""
-    pins = "\n".join(sorted([*PACKAGES.values(), *PEERS])) + "\n"
-    if venv_python().exists() and MARKER.exists() and MARKER.read_text() == pins:
-        return venv_python()
-    if not venv_python().exists():
-        print(f"creating venv {VENV} ...", flush=True)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    print("installing " + " ".join(pins.split()) + " ...", flush=True)
-    proc = subprocess.run([str(venv_python()), "-m", "pip", "install", "--disable-pip-version-check",
-                           "-q", *pins.split()], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise BenchError(f"pip install into {VENV} failed (exit {proc.returncode}):\n{tail(proc.stderr, 20)}")
-    MARKER.write_text(pins)
-    return venv_python()
-
-
-def package_dir(py: Path, name: str) -> Path:
-    """The package's source directory in the venv, found without importing it."""
-    code = "import importlib.util,sys; print(importlib.util.find_spec(sys.argv[1]).submodule_search_locations[0])"
-    proc = subprocess.run([str(py), "-c", code, name], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise BenchError(f"cannot locate package {name!r} in {VENV}:\n{tail(proc.stderr, 5)}")
-    return Path(proc.stdout.strip())
-
-
-def importsafe_command() -> tuple[list[str], bool]:
-    """How to run `importsafe check`, and whether it has --no-cache. Raises if it can't run."""
-    candidates = [[sys.executable, "-m", "importsafe"]]
-    if shutil.which("importsafe"):
-        candidates.append([shutil.which("importsafe")])
-    for cmd in candidates:
-        probe = subprocess.run([*cmd, "check", "--help"], capture_output=True, text=True)
-        if probe.returncode == 0:
-            return cmd, "--no-cache" in probe.stdout
-    raise BenchError("importsafe is not runnable (tried `python -m importsafe` and `importsafe` on PATH); "
-                     "install it with `pip install -e .` or pass --skip importsafe")
-
-
 # --- measuring -------------------------------------------------------------------------
-
-def measure(cmd: list[str], timeout: float, cwd: Path) -> tuple[int | None, float, float, str, str]:
-    """Run cmd via LAUNCHER; return (exit code or None on timeout, wall s, peak RSS MB, stdout, stderr)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.NamedTemporaryFile("r", dir=cwd, suffix=".json") as result:
-        launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER_CODE, result.name, str(timeout), *cmd]
-        proc = subprocess.run(launcher, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd)
-        out.seek(0), err.seek(0)
-        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
-        if proc.returncode != 0:
-            raise BenchError(f"could not run {cmd[0]}:\n{tail(stderr, 5)}")
-        m = json.load(result)
-    return m["rc"], m["wall"], m["maxrss_kb"] / 1024, stdout, stderr
-
-
-def tail(text: str, n: int) -> str:
-    return "\n".join(text.strip().splitlines()[-n:])
-
-
-def last_json(stdout: str) -> dict:
-    lines = stdout.strip().splitlines()
-    return json.loads(lines[-1]) if lines else {}
-
 
 def judge(tool: str, rc: int | None, stdout: str, stderr: str) -> tuple[str, float | None, dict]:
     """Turn one tool's exit code and output into (status, inner seconds, details)."""
@@ -257,10 +163,6 @@ def stats(runs: list[Run], name: str, tool: str) -> dict | None:
             "last": ok[-1] if ok else mine[-1]}
 
 
-def fmt(x: float | None, spec: str = ".2f", suffix: str = "") -> str:
-    return "-" if x is None else f"{x:{spec}}{suffix}"
-
-
 def print_package(name: str, runs: list[Run], counts: dict, tools: list[str]) -> None:
     print(f"\n{name}: {counts['files']} .py files, {counts['lines']} lines ({counts['dir']})")
     print(f"  {'tool':10} {'status':8} {'median s':>9} {'min s':>8} {'peak MB':>8} {'x floor':>8}  notes")
@@ -282,7 +184,7 @@ def print_package(name: str, runs: list[Run], counts: dict, tools: list[str]) ->
 
 def prepare(args: argparse.Namespace, tools: list[str], scratch: Path) -> tuple[dict, dict]:
     """Install what is needed; return each package's tool commands and its file/line counts."""
-    py = ensure_venv()
+    py = ensure_venv([*PACKAGES.values(), *PEERS])
     isafe = importsafe_command() if "importsafe" in tools else None
     if isafe and not isafe[1]:
         print("note: importsafe has no --no-cache flag; running it as is", file=sys.stderr)

@@ -6,14 +6,17 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import Iterable, Sequence
 
+from .cache import FactsCache
 from .diagnose import diagnose
 from .explain import Explanation, explain_entry
 from .dynamic.runner import DEFAULT_TIMEOUT, DynamicReport, ProbeError, Progress, run_jobs
 from .dynamic.verify import RUN_RULES, compare, diagnostic
 from .model import MODES, Report, Result
 from .parallel import map_slices, no_cyclic_gc
+from .shard import take_shard
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, ModuleFacts
 from .static.facts import facts_from_source
@@ -25,33 +28,42 @@ PARALLEL_MIN_FILES = 400
 RECURSION_LIMIT = 20000
 
 
-def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True) -> ModuleFacts:
+def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
+               cache: FactsCache | None = None) -> ModuleFacts:
     try:
         with open(info.path, "rb") as f:
             source = f.read()
     except OSError as exc:
         problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
         return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
-    return facts_from_source(source, info.name, info.path, info.kind == "package",
-                             target_version, bodies)
+    key = cache.key(source, info.name, info.path, info.kind, target_version, bodies) \
+        if cache is not None else None
+    facts = cache.get(key) if key is not None else None
+    if facts is None:
+        facts = facts_from_source(source, info.name, info.path, info.kind == "package",
+                                  target_version, bodies)
+        if key is not None:
+            cache.put(key, facts)
+    return facts
 
 
 def _read_chunk(items):
-    infos, version, bodies = items
+    infos, version, bodies, cache = items
     with no_cyclic_gc():
-        return [read_facts(i, version, bodies) for i in infos]
+        return [read_facts(i, version, bodies, cache) for i in infos]
 
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
-               bodies: bool = True) -> dict[str, ModuleFacts]:
+               bodies: bool = True, cache: FactsCache | None = None) -> dict[str, ModuleFacts]:
     """Parse every source module; in parallel processes when there are many. Without
     `bodies`, function bodies are left as stubs for the simulator to load when called."""
     todo = [i for i in infos if i.kind in ("module", "package")]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        return {f.name: f for f in _read_chunk((todo, target_version, bodies))}
+        return {f.name: f for f in _read_chunk((todo, target_version, bodies, cache))}
     size = max(16, len(todo) // (jobs * 8))
-    chunks = [(todo[k:k + size], target_version, bodies) for k in range(0, len(todo), size)]
+    chunks = [(todo[k:k + size], target_version, bodies, cache)
+              for k in range(0, len(todo), size)]
     out: dict[str, ModuleFacts] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for batch in pool.map(_read_chunk, chunks):
@@ -59,7 +71,8 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
     return out
 
 
-def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs):
+def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
+                       cache: FactsCache | None = None):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
     package of the source roots that their imports name, until nothing new is reached.
     Function bodies are stubs here: the few called at import time are loaded on demand."""
@@ -77,7 +90,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             for info in scan(root, top, problems):
                 index.setdefault(info.name, info)
                 new.append(info)
-        fresh = load_facts(new, target_version, jobs, bodies=False)
+        fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache)
         facts.update(fresh)
         pending = []
         for name in fresh:
@@ -104,28 +117,34 @@ class Loaded:
 
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
-         memo: bool = True) -> Loaded:
-    """Discover and parse; raises InputError when nothing can be analysed."""
+         memo: bool = True, cache_dir: str | None = None) -> Loaded:
+    """Discover and parse (facts cached in `cache_dir` when given); raises InputError when
+    nothing can be analysed."""
     roots, targets = resolve_targets(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
+    cache = FactsCache(cache_dir) if cache_dir else None
     with no_cyclic_gc():
-        index, facts, problems = discover_and_parse(targets, roots, target_version, workers)
+        index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
+                                                    cache)
     entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
                            and is_entry(n, targets) and not n.endswith("__main__")))
     if not entries:
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
-        index[name], target_version, bodies=True))
+        index[name], target_version, bodies=True, cache=cache))
     return Loaded(program, entries, tuple(roots), tuple(problems))
 
 
 def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
           target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
-          memo: bool = True) -> Report:
-    """Predict, without running any of it, the outcome of every first import under `paths`."""
-    loaded = load(paths, source_roots, target_version, jobs, memo)
+          memo: bool = True, skip: Sequence[str] = (), cache_dir: str | None = None,
+          shard: tuple[int, int] | None = None) -> Report:
+    """Predict, without running any of it, the outcome of every first import under `paths`
+    (but of the entries that a `skip` pattern matches). With `cache_dir`, facts of unchanged
+    files are read from there instead of parsed."""
+    loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir)
     workers = jobs or os.cpu_count() or 1
-    todo = [(e, m) for e in loaded.entries for m in modes]
+    todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
     with no_cyclic_gc(), deep_recursion():
         results = tuple(map_slices(
@@ -155,6 +174,15 @@ def entry_name(entry: str, loaded: Loaded) -> str:
                 info.kind == "package" and os.path.dirname(os.path.realpath(info.path)) == path):
             return name
     raise InputError(f"no module {entry!r} under the analysed paths")
+
+
+def unskipped(entries: Iterable[str], skip: Sequence[str]) -> tuple[str, ...]:
+    """The entries that no `skip` pattern (fnmatch on the dotted name) matches."""
+    entries = tuple(entries)
+    kept = tuple(e for e in entries if not any(fnmatchcase(e, p) for p in skip))
+    if entries and not kept:
+        raise InputError(f"every entry is skipped (skip: {', '.join(skip)})")
+    return kept
 
 
 @contextmanager
@@ -188,14 +216,29 @@ def discover_entries(targets: list[Target], problems: list) -> dict[str, ModuleI
 def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None = None,
         jobs: int | None = None, timeout: float | None = DEFAULT_TIMEOUT, fork: bool = True,
         source_roots: Sequence[str] = (), capture: bool = False,
-        progress: Progress | None = None, zygotes: bool = True) -> DynamicReport:
+        progress: Progress | None = None, zygotes: bool = True,
+        entries: Iterable[str] | None = None, skip: Sequence[str] = ()) -> DynamicReport:
     """Import, for real, every entry under `paths` first in a fresh interpreter (or a fork
-    that has not imported its package), in every mode. Same entries as `check`."""
+    that has not imported its package), in every mode. Same entries as `check`, or only
+    `entries` (dotted names, each of which must be one of them)."""
     roots, targets = resolve_targets(list(paths), list(source_roots))
     problems: list = []
     index = discover_entries(targets, problems)
     if not index:
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
+    if entries is not None:
+        wanted = set(entries)
+        unknown = sorted(wanted - set(index))
+        if unknown:
+            more = ", ..." if len(unknown) > 5 else ""
+            raise InputError(f"requested entries not under the paths ({len(unknown)}): "
+                             f"{', '.join(unknown[:5])}{more}")
+        if not wanted:
+            raise InputError("no entries requested")
+        index = {n: i for n, i in index.items() if n in wanted}
+    if skip:
+        kept = set(unskipped(index, skip))
+        index = {n: i for n, i in index.items() if n in kept}
     bad = [m for m in modes if m not in MODES]
     if bad:
         raise InputError(f"dynamic runs support modes {', '.join(MODES)}, not {', '.join(bad)}")
@@ -220,14 +263,15 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
 def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
            target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
            python: str | None = None, timeout: float | None = DEFAULT_TIMEOUT,
-           fork: bool = True, progress: Progress | None = None) -> tuple[Report, Report]:
+           fork: bool = True, progress: Progress | None = None,
+           skip: Sequence[str] = ()) -> tuple[Report, Report]:
     """`check` and `run` over the same paths. Returns (the static report with the comparison
     diagnostics added, the dynamic report)."""
     paths = list(paths)
     static = check(paths, modes=modes, source_roots=source_roots,
-                   target_version=target_version, jobs=jobs)
+                   target_version=target_version, jobs=jobs, skip=skip)
     dynamic = run(paths, modes=modes, python=python, jobs=jobs, timeout=timeout, fork=fork,
-                  source_roots=source_roots, progress=progress)
+                  source_roots=source_roots, progress=progress, skip=skip)
     merged = Report(static.results, static.diagnostics + compare(static, dynamic), "verify",
                     static.roots)
     return merged, dynamic

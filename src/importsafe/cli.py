@@ -10,13 +10,41 @@ from rich.console import Console
 from rich.text import Text
 
 from . import api, fixing
+from .cache import default_dir as default_cache_dir
+from .shard import merge as merge_reports
+from .shard import ShardError, parse_shard
 from .config import ConfigError, load_config
 from .report import explain as explain_report
 from .report import fix as fix_report
 from .report import json as json_report
 from .report import text as text_report
+from . import suppress
+from .report import github as github_report
+from .report import junit as junit_report
+from .report import sarif as sarif_report
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+FORMATS = ["text", "json", "sarif", "github", "junit"]
+RENDERERS = {"sarif": sarif_report.render, "github": github_report.render,
+             "junit": junit_report.render}  # render(report, base) -> str
+
+
+def _policy_options(fn):
+    """--skip, --select, --ignore, --baseline: they override [tool.importsafe]."""
+    for option in reversed([
+        click.option("--skip", multiple=True, metavar="GLOB",
+                     help="Do not check entries matching GLOB (fnmatch on dotted names; "
+                          "repeatable)."),
+        click.option("--select", multiple=True, metavar="CODES",
+                     help="Report only these rule codes or prefixes (comma-separated)."),
+        click.option("--ignore", multiple=True, metavar="CODES",
+                     help="Do not report these rule codes or prefixes; their failures do "
+                          "not fail the run."),
+        click.option("--baseline", default=None, type=click.Path(dir_okay=False),
+                     metavar="FILE", help="Failures recorded in FILE do not fail the run."),
+    ]):
+        fn = option(fn)
+    return fn
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,7 +59,7 @@ def cli() -> None:
               help="Comma-separated modes: normal, bare (default: normal,bare).")
 @click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
               help="A directory on sys.path (repeatable). Default: inferred from the paths.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True)
 @click.option("--target-version", default=None, metavar="X.Y",
               help="Python version the code runs on (decides sys.version_info checks).")
@@ -43,30 +71,55 @@ def cli() -> None:
               help="Also report what `importsafe fix` would change for code relying on import "
                    "side effects: modules packages no longer load, and reads of `pkg.sub` "
                    "by code that never imports `pkg.sub` itself.")
-def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat) -> None:
+@_policy_options
+@click.option("--write-baseline", default=None, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Record today's failures in FILE (then they are baselined).")
+@click.option("--shard", default=None, metavar="K/N",
+              help="Check only the K-th of N slices of the (entry, mode) matrix (for CI "
+                   "matrix jobs; combine the JSON reports with `importsafe merge`).")
+@click.option("--no-cache", is_flag=True, help="Parse every file, ignoring cached facts.")
+@click.option("--cache-dir", default=None, metavar="DIR",
+              help="Where facts are cached by file content (default: the user cache dir).")
+def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat, skip, select,
+          ignore, baseline, write_baseline, shard, no_cache, cache_dir) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
     err = Console(stderr=True)
     dynamic = None
     try:
         config = load_config(paths, source_roots, modes, target_version,
-                             paths[0] if paths else os.getcwd())
+                             paths[0] if paths else os.getcwd(), skip=skip, select=select,
+                             ignore=ignore, baseline=baseline)
         if not config.paths:
             raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
         if verify:
             with _Progress(err) as progress:
                 report, dynamic = api.verify(
                     config.paths, modes=config.modes, source_roots=config.source_roots,
-                    target_version=config.target_version, jobs=jobs, progress=progress)
+                    target_version=config.target_version, jobs=jobs, progress=progress,
+                    skip=config.skip)
         else:
             report = api.check(config.paths, modes=config.modes,
                                source_roots=config.source_roots,
-                               target_version=config.target_version, jobs=jobs)
-    except (ConfigError, api.InputError) as exc:
+                               target_version=config.target_version, jobs=jobs,
+                               skip=config.skip,
+                               cache_dir=None if no_cache else cache_dir or default_cache_dir(),
+                               shard=parse_shard(shard) if shard else None)
+        report, written = suppress.apply_policy(report, config.select, config.ignore,
+                                                config.baseline, write_baseline)
+        if dynamic is not None:
+            dynamic, _ = suppress.apply_policy(dynamic, config.select, config.ignore,
+                                               write_baseline or config.baseline)
+        if written is not None:
+            err.print(f"importsafe: wrote {written} failure(s) to baseline {write_baseline}",
+                      highlight=False, soft_wrap=True)
+    except (ConfigError, api.InputError, ShardError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":
         click.echo(json_report.render(report, base), nl=False)
+    elif fmt in RENDERERS:
+        click.echo(RENDERERS[fmt](report, base), nl=False)
     else:
         console = Console(highlight=False)
         text_report.render(report, console, base)
@@ -138,29 +191,38 @@ class _Progress:
               help="Imports running at once (default: cores).")
 @click.option("--timeout", type=float, default=api.DEFAULT_TIMEOUT, show_default=True,
               metavar="S", help="Seconds before one import is killed (a `timeout` result).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True)
 @click.option("--no-fork", is_flag=True,
               help="A fresh interpreter per (entry, mode) instead of forked children.")
 @click.option("--show-output", is_flag=True,
               help="Show what failing imports printed to stdout/stderr.")
-def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_output) -> None:
+@click.option("--entries", "entries_file", default=None, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Run only these entries: dotted names, one per line "
+                                   "(each must be an entry under PATHS).")
+@_policy_options
+def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_output,
+        entries_file, skip, select, ignore, baseline) -> None:
     """Import every module under PATHS for real, first, in a fresh interpreter, in every mode."""
     err = Console(stderr=True)
     try:
         config = load_config(paths, source_roots, modes, None,
-                             paths[0] if paths else os.getcwd())
+                             paths[0] if paths else os.getcwd(), skip=skip, select=select,
+                             ignore=ignore, baseline=baseline)
         if not config.paths:
             raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
         if jobs is not None and jobs < 1:
             raise ConfigError("-j/--jobs must be at least 1")
         if timeout <= 0:
             raise ConfigError("--timeout must be positive")
+        entries = _read_entries(entries_file) if entries_file else None
         with _Progress(err) as progress:
             report = api.run(config.paths, modes=config.modes, python=python, jobs=jobs,
                              timeout=timeout, fork=not no_fork,
                              source_roots=config.source_roots, capture=show_output,
-                             progress=progress)
+                             progress=progress, entries=entries, skip=config.skip)
+        report, _ = suppress.apply_policy(report, config.select, config.ignore,
+                                          config.baseline)
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
@@ -173,6 +235,8 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                 if text:
                     d["output"] = text
         click.echo(json.dumps(doc, indent=2))
+    elif fmt in RENDERERS:
+        click.echo(RENDERERS[fmt](report, base), nl=False)
     else:
         console = Console(highlight=False)
         text_report.render(report, console, base)
@@ -187,6 +251,16 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                     console.print(Text(f"--- output of {r.entry} [{r.mode}] ---", style="dim"))
                     console.print(Text(text.rstrip("\n")), soft_wrap=True)
     sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
+
+
+def _read_entries(path: str) -> list[str]:
+    """Dotted names, one per line (blank lines and `#` comments ignored)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            names = [line.split("#", 1)[0].strip() for line in f]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read --entries file {path}: {exc}") from None
+    return [n for n in names if n]
 
 
 @cli.command()
@@ -260,6 +334,98 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
                           hidden=hidden)
     done = outcome.plan.complete and outcome.problem is None
     sys.exit(EXIT_OK if done else EXIT_FAIL)
+
+
+@cli.command("gen-test")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Where to write (default: tests/test_importsafe_first_imports.py).")
+@click.option("--mode", "modes", default=None, metavar="MODES",
+              help="Comma-separated modes: normal, bare (default: normal,bare).")
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path())
+@click.option("--force", is_flag=True, help="Overwrite a file gen-test did not write.")
+def gen_test(paths, output, modes, source_roots, force) -> None:
+    """Write a standalone pytest file importing every module under PATHS first, for real.
+
+    One subprocess per (module, mode); needs only the stdlib and pytest to run."""
+    from . import gentest
+    err = Console(stderr=True)
+    try:
+        config = load_config(paths, source_roots, modes, None,
+                             paths[0] if paths else os.getcwd())
+        if not config.paths:
+            raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        args = [*paths, *(["-o", output] if output else []),
+                *(["--mode", modes] if modes else []),
+                *(a for r in source_roots for a in ("--source-root", r))]
+        path, n = gentest.generate(config.paths, output or gentest.DEFAULT_OUTPUT,
+                                   config.modes, config.source_roots, force=force,
+                                   command=" ".join(["importsafe gen-test", *args]),
+                                   skip=config.skip)
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(f"wrote {path}: {n} (module, mode) cases")
+
+
+@cli.command("diff")
+@click.argument("base")
+@click.argument("head", default="HEAD")
+@click.option("--path", "paths", multiple=True, type=click.Path(),
+              help="A path to analyse in both revisions (repeatable; default: "
+                   "[tool.importsafe] paths of each revision, else the packages at the "
+                   "root or under src/).")
+@click.option("--mode", "modes", default=None, metavar="MODES",
+              help="Comma-separated modes: normal, bare (default: normal,bare).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def diff_cmd(base, head, paths, modes, fmt) -> None:
+    """Compare first imports between two git revisions (HEAD defaults to `HEAD`).
+
+    Reads both revisions from git objects (the work tree is never touched). Exit 1 when
+    something got worse: a new failure, a module a package no longer loads, a name no longer
+    bound in a module, a module removed."""
+    from . import gitdiff
+    err = Console(stderr=True)
+    try:
+        root = gitdiff.repo_root(os.getcwd())
+        rel = tuple(os.path.relpath(os.path.realpath(p), root) for p in paths)
+        if any(r == ".." or r.startswith(".." + os.sep) for r in rel):
+            raise ConfigError("--path must be inside the repository")
+        result = gitdiff.diff(base, head, rel, modes, root)
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    if fmt == "json":
+        click.echo(json.dumps(gitdiff.to_dict(result), indent=2))
+    else:
+        click.echo(gitdiff.render_text(result), nl=False)
+    sys.exit(EXIT_FAIL if result.worse else EXIT_OK)
+
+
+@cli.command()
+@click.argument("reports", nargs=-1, required=True, type=click.Path(exists=True,
+                                                                    dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def merge(reports, fmt) -> None:
+    """Combine the JSON reports of `check --shard K/N` jobs into the unsharded report; exit
+    status as `check` would give."""
+    try:
+        docs = []
+        for path in reports:
+            with open(path, encoding="utf-8") as f:
+                docs.append(json.load(f))
+        report = merge_reports(docs)
+    except (OSError, ValueError, KeyError) as exc:
+        Console(stderr=True).print(f"importsafe: error: cannot merge: {exc}", style="red",
+                                   highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    if fmt == "json":
+        click.echo(json_report.render(report, os.getcwd()), nl=False)
+    else:
+        text_report.render(report, Console(highlight=False), os.getcwd())
+    sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
 
 
 def main() -> None:

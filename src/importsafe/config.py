@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from .model import ALL_MODES, MODES
 
-KNOWN_KEYS = frozenset({"source-roots", "paths", "modes", "target-version"})
+KNOWN_KEYS = frozenset({"source-roots", "paths", "modes", "target-version", "pytest",
+                        "baseline", "skip", "select", "ignore"})
 
 
 class ConfigError(Exception):
@@ -21,6 +22,10 @@ class Config:
     modes: tuple[str, ...] = MODES
     target_version: tuple[int, int] = (3, 11)
     config_file: str | None = field(default=None)
+    baseline: str | None = None  # a baseline file (baseline.py)
+    skip: tuple[str, ...] = ()  # fnmatch patterns of entries not checked
+    select: tuple[str, ...] = ()  # rule codes (or prefixes) reported; () means all
+    ignore: tuple[str, ...] = ()  # rule codes (or prefixes) not reported
 
 
 def find_pyproject(start: str) -> str | None:
@@ -68,7 +73,26 @@ def read_table(path: str) -> dict:
     return table
 
 
-def load_config(paths, source_roots, modes, target_version, start: str) -> Config:
+def parse_list(value, what: str) -> tuple[str, ...]:
+    """A list of strings, or one string of comma-separated items."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+        raise ConfigError(f"{what} must be a list of strings, not {value!r}")
+    return tuple(dict.fromkeys(p.strip() for i in items for p in i.split(",") if p.strip()))
+
+
+def parse_codes(value, what: str) -> tuple[str, ...]:
+    """Rule codes, or prefixes of them such as IS1 (every IS1xx)."""
+    from .diagnose import RULES
+    codes = tuple(c.upper() for c in parse_list(value, what))
+    bad = [c for c in codes if not any(code.startswith(c) for code in RULES)]
+    if bad:
+        raise ConfigError(f"{what}: unknown rule code(s) {', '.join(bad)} (see docs/rules.md)")
+    return codes
+
+
+def load_config(paths, source_roots, modes, target_version, start: str, skip=(), select=(),
+                ignore=(), baseline: str | None = None) -> Config:
     """Flags override the file; file paths are relative to the file's directory."""
     file = find_pyproject(start)
     table = read_table(file) if file else {}
@@ -80,4 +104,15 @@ def load_config(paths, source_roots, modes, target_version, start: str) -> Confi
         modes=parse_modes(modes) if modes else parse_modes(table.get("modes", list(MODES))),
         target_version=parse_version(target_version or table.get("target-version", "3.11")),
         config_file=file,
+        baseline=baseline or _file_key(table, "baseline", rel),
+        skip=parse_list(skip or table.get("skip", ()), "skip"),
+        select=parse_codes(select or table.get("select", ()), "select"),
+        ignore=parse_codes(ignore or table.get("ignore", ()), "ignore"),
     )
+
+
+def _file_key(table: dict, key: str, rel) -> str | None:
+    value = table.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"[tool.importsafe] {key} must be a string, not {value!r}")
+    return None if value is None else rel(value)

@@ -44,6 +44,9 @@ class Result:
     outcome: Literal["ok", "error", "unknown", "timeout", "crash"]
     error: ErrorInfo | None = None
     reason: str | None = None  # for unknown / timeout / crash
+    # a non-ok outcome that does not fail the run: "suppressed" (inline comment), "baselined",
+    # "ignored" (rule not selected); see suppress.py
+    waived: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +70,8 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        return any(r.outcome in ("error", "timeout", "crash") for r in self.results)
+        return any(r.outcome in ("error", "timeout", "crash") and r.waived is None
+                   for r in self.results)
 
     def result(self, entry: str, mode: str) -> Result | None:
         for r in self.results:

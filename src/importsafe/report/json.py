@@ -33,6 +33,8 @@ def result_dict(r: Result, base: str | None = None) -> dict:
                                           "line": e.defined_at[1]}
     if r.reason is not None:
         out["reason"] = r.reason
+    if r.waived is not None:
+        out[r.waived] = True  # "suppressed" / "baselined" / "ignored": does not fail the run
     return out
 
 

@@ -43,23 +43,32 @@ def _result_lines(r: Result, base: str | None) -> list[Text]:
 
 def render(report: Report, console: Console, base: str | None = None,
            show_ok: bool = False) -> None:
-    failing = [r for r in report.results if r.outcome != "ok"]
+    failing = [r for r in report.results if r.outcome != "ok" and r.waived is None]
     for r in failing:
         for line in _result_lines(r, base):
             console.print(line, soft_wrap=True)
+        console.print()
+    waived = [r for r in report.results if r.outcome != "ok" and r.waived is not None]
+    for r in waived:  # one line each: they do not fail the run
+        what = r.error.exception if r.error else r.outcome
+        console.print(Text.assemble((f"{r.waived} ", "dim"), r.entry, f"  [{r.mode}]  ",
+                                    (what, "dim")), soft_wrap=True)
+    if waived:
         console.print()
     problems = [d for d in report.diagnostics if d.code < "IS100" and d.code != "IS004"]
     for d in problems:
         console.print(Text(f"{_rel(d.file, base)}:{d.line}: {d.code} {d.name}: {d.message}",
                            style="yellow"), soft_wrap=True)
     n_ok = sum(r.outcome == "ok" for r in report.results)
-    n_err = sum(r.outcome in ("error", "timeout", "crash") for r in report.results)
-    n_unk = len(report.results) - n_ok - n_err
+    n_err = sum(r.outcome in ("error", "timeout", "crash") for r in failing)
+    n_unk = len(failing) - n_err
+    kinds = [r.waived for r in waived]
+    extra = "".join(f", {kinds.count(k)} {k}" for k in dict.fromkeys(kinds))
     entries = len({r.entry for r in report.results})
     modes = ",".join(dict.fromkeys(r.mode for r in report.results))
     style = "bold red" if n_err else "bold green"
     console.print(Text(f"{entries} entries x modes {modes}: {n_ok} ok, {n_err} failing, "
-                       f"{n_unk} unknown", style=style))
+                       f"{n_unk} unknown{extra}", style=style))
 
 
 def default_base() -> str:

@@ -1,0 +1,149 @@
+"""What the benchmark scripts share: the pinned scratch venv, how to run importsafe, and the
+launcher that measures one subprocess (wall time and peak RSS).
+
+The venv at benchmarks/.work/venv holds every pin any benchmark asked for; a marker file lists
+them. A script asks `ensure_venv(pins)` for the pins it needs: nothing happens when the marker
+already lists them all, otherwise pip installs the union of the recorded and the requested pins
+in one resolve (a requested pin replaces a recorded pin of the same project), so the scripts
+never fight over the venv.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+HERE = Path(__file__).resolve().parent
+WORK = HERE / ".work"
+VENV = WORK / "venv"
+MARKER = VENV / "importsafe-bench-pins.txt"
+SRC = HERE.parent / "src"  # this checkout's importsafe, run in preference to an installed one
+# Every package a benchmark measures, pinned. torch is a CPU wheel (pip finds it in the local
+# wheel directory); only the dynamic benchmark uses it.
+PINS = {"sympy": "sympy==1.14.0", "django": "Django==5.2.19", "torch": "torch==2.13.0"}
+PEERS = ("grimp==3.20", "pylint==4.1.4")
+
+# Runs one command in its own session and reports on it. Measuring from this small process, not
+# from the calling script, keeps the caller's memory out of the child's ru_maxrss (Linux carries
+# the spawning process's high-water mark over exec), and a timeout kills the whole process group.
+LAUNCHER_CODE = """
+import json, os, signal, sys, time
+result, timeout, *cmd = sys.argv[1:]
+killed = []
+def on_alarm(*_):
+    killed.append(1)
+    try: os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError: pass
+t = time.perf_counter()
+pid = os.posix_spawnp(cmd[0], cmd, os.environ, setsid=True)
+signal.signal(signal.SIGALRM, on_alarm)
+signal.setitimer(signal.ITIMER_REAL, float(timeout))
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - t
+signal.setitimer(signal.ITIMER_REAL, 0)
+with open(result, "w") as f:
+    rc = None if killed else os.waitstatus_to_exitcode(status)
+    json.dump({"rc": rc, "wall": wall, "maxrss_kb": usage.ru_maxrss}, f)
+"""
+# Runs this checkout's importsafe CLI (sys.argv[1:] are its arguments).
+BOOT_CODE = "import sys; sys.path.insert(0, {src!r}); sys.argv[0] = 'importsafe'; " \
+            "from importsafe.cli import main; main()"
+
+
+class BenchError(Exception):
+    """A problem that stops the benchmark, with a message for the user."""
+
+
+# --- the venv --------------------------------------------------------------------------
+
+def venv_python() -> Path:
+    return VENV / "bin" / "python"  # POSIX only, like os.wait4 and posix_spawn below
+
+
+def _project(pin: str) -> str:
+    return re.split(r"[=<>!~\[ ;]", pin, maxsplit=1)[0].strip().lower().replace("_", "-")
+
+
+def recorded_pins() -> set[str]:
+    return set(MARKER.read_text().split()) if venv_python().exists() and MARKER.exists() else set()
+
+
+def ensure_venv(pins: Iterable[str]) -> Path:
+    """Make the scratch venv and install `pins`, unless the marker says they are there."""
+    want = set(pins)
+    have = recorded_pins()
+    if venv_python().exists() and want <= have:
+        return venv_python()
+    if not venv_python().exists():
+        print(f"creating venv {VENV} ...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    replaced = {_project(p) for p in want}
+    union = sorted(want | {p for p in have if _project(p) not in replaced})
+    print("installing " + " ".join(union) + " ...", flush=True)
+    proc = subprocess.run([str(venv_python()), "-m", "pip", "install", "--disable-pip-version-check",
+                           "-q", *union], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BenchError(f"pip install {' '.join(sorted(want))} into {VENV} failed "
+                         f"(exit {proc.returncode}):\n{tail(proc.stderr, 20)}")
+    MARKER.write_text("\n".join(union) + "\n")
+    return venv_python()
+
+
+def package_dir(py: Path, name: str) -> Path:
+    """The package's source directory in the venv, found without importing it."""
+    code = "import importlib.util,sys; print(importlib.util.find_spec(sys.argv[1]).submodule_search_locations[0])"
+    proc = subprocess.run([str(py), "-c", code, name], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BenchError(f"cannot locate package {name!r} in {VENV}:\n{tail(proc.stderr, 5)}")
+    return Path(proc.stdout.strip())
+
+
+def importsafe_command(subcommand: str = "check", flag: str = "--no-cache") -> tuple[list[str], bool]:
+    """How to run `importsafe SUBCOMMAND` (this checkout's src/ first, then an installed one),
+    and whether its help mentions `flag`. Raises if it can't run."""
+    candidates = []
+    if (SRC / "importsafe" / "__init__.py").is_file():
+        candidates.append([sys.executable, "-c", BOOT_CODE.format(src=str(SRC))])
+    candidates.append([sys.executable, "-m", "importsafe"])
+    if shutil.which("importsafe"):
+        candidates.append([shutil.which("importsafe")])
+    for cmd in candidates:
+        probe = subprocess.run([*cmd, subcommand, "--help"], capture_output=True, text=True)
+        if probe.returncode == 0:
+            return cmd, flag in probe.stdout
+    raise BenchError("importsafe is not runnable (tried this checkout's src/, `python -m importsafe` "
+                     "and `importsafe` on PATH); install it with `pip install -e .`")
+
+
+# --- measuring -------------------------------------------------------------------------
+
+def measure(cmd: list[str], timeout: float, cwd: Path) -> tuple[int | None, float, float, str, str]:
+    """Run cmd via LAUNCHER; return (exit code or None on timeout, wall s, peak RSS MB, stdout, stderr)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", dir=cwd, suffix=".json") as result:
+        launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER_CODE, result.name, str(timeout), *cmd]
+        proc = subprocess.run(launcher, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd)
+        out.seek(0), err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+        if proc.returncode != 0:
+            raise BenchError(f"could not run {cmd[0]}:\n{tail(stderr, 5)}")
+        m = json.load(result)
+    return m["rc"], m["wall"], m["maxrss_kb"] / 1024, stdout, stderr
+
+
+def tail(text: str, n: int) -> str:
+    return "\n".join(text.strip().splitlines()[-n:])
+
+
+def last_json(stdout: str) -> dict:
+    lines = stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else {}
+
+
+def fmt(x: float | None, spec: str = ".2f", suffix: str = "") -> str:
+    return "-" if x is None else f"{x:{spec}}{suffix}"

@@ -1,0 +1,70 @@
+"""Facts cached by file content (IO edge).
+
+Key: the source bytes, the module's name, path and kind, the target version, whether function
+bodies were extracted, and a fingerprint of the extractor's own code (so a new importsafe, or
+an edited extractor, never reads old facts). One file per key, written to a temporary file and
+renamed into place: concurrent runs never see a half-written entry, and a corrupt or
+unreadable entry is a miss.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .static.events import ModuleFacts
+
+_EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py")
+
+
+def default_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "importsafe")
+
+
+@lru_cache(maxsize=1)
+def extractor_fingerprint() -> str:
+    from . import __version__
+    digest = hashlib.sha256(__version__.encode())
+    here = Path(__file__).resolve().parent / "static"
+    for name in _EXTRACTOR:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class FactsCache:
+    """A directory of pickled ModuleFacts; a plain value, so worker processes can use it."""
+
+    def __init__(self, directory: str):
+        self.directory = directory
+
+    def key(self, source: bytes, name: str, path: str, kind: str, version, bodies: bool) -> str:
+        digest = hashlib.sha256(source)
+        digest.update(repr((extractor_fingerprint(), name, path, kind, tuple(version),
+                            bodies)).encode())
+        return digest.hexdigest()
+
+    def _file(self, key: str) -> str:
+        return os.path.join(self.directory, key[:2], key[2:] + ".pickle")
+
+    def get(self, key: str) -> ModuleFacts | None:
+        try:
+            with open(self._file(key), "rb") as f:
+                found = pickle.load(f)
+        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
+            return None
+        return found if isinstance(found, ModuleFacts) else None
+
+    def put(self, key: str, facts: ModuleFacts) -> None:
+        target = self._file(key)
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
+            with os.fdopen(fd, "wb") as out:
+                pickle.dump(facts, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, target)
+        except OSError:
+            return  # a read-only or full disk only costs speed

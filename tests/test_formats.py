@@ -1,0 +1,337 @@
+"""Output formats (SARIF, GitHub, JUnit), inline suppressions, baselines, skip/select/ignore."""
+import json
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+import importsafe
+from importsafe import baseline, suppress
+from importsafe.cli import cli
+from importsafe.model import Diagnostic, ErrorInfo, Frame, Report, Result
+from importsafe.report import github, junit, sarif
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "compiler_pkg"
+SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json")
+                    .read_text(encoding="utf-8"))
+
+
+def write(root: Path, files: dict) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def invoke(*args, cwd: Path):
+    """The command line, in this process (much faster than a subprocess per call)."""
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:  # click >= 8.2 keeps stderr apart and has no mix_stderr
+        runner = CliRunner()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        proc = runner.invoke(cli, [str(a) for a in args])
+    finally:
+        os.chdir(old)
+    if proc.exception is not None and not isinstance(proc.exception, SystemExit):
+        raise proc.exception
+    return proc
+
+
+# a package where `import pkg.a` fails in both modes at b.py:2 (IS101), and nothing else
+CYCLE = {"pkg/__init__.py": "",
+         "pkg/a.py": "from .b import B\nA = 1\n",
+         "pkg/b.py": "B = 2\nfrom .a import A{comment}\n"}
+
+
+def cycle(tmp_path: Path, comment: str = "") -> Path:
+    files = dict(CYCLE, **{"pkg/b.py": CYCLE["pkg/b.py"].format(comment=comment)})
+    return write(tmp_path, files)
+
+
+def validate_sarif(doc: dict) -> None:
+    jsonschema.Draft4Validator.check_schema(SCHEMA)
+    jsonschema.Draft4Validator(SCHEMA, format_checker=jsonschema.FormatChecker()).validate(doc)
+
+
+# --- SARIF ---------------------------------------------------------------------------------
+
+def test_sarif_is_valid_against_the_official_schema_and_carries_the_chain(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    report = importsafe.check([str(EXAMPLE)])
+    doc = json.loads(sarif.render(report, str(ROOT)))
+    validate_sarif(doc)
+    assert doc["version"] == "2.1.0" and len(doc["runs"]) == 1
+    run = doc["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "importsafe" and driver["version"] == importsafe.__version__
+    rules = {r["id"]: r for r in driver["rules"]}
+    assert rules["IS101"]["name"] == "import-from-partial-module"
+    assert rules["IS101"]["defaultConfiguration"]["level"] == "error"
+    assert rules["IS004"]["defaultConfiguration"]["level"] == "note"
+    assert "docs/rules.md#is101-import-from-partial-module" in rules["IS101"]["help"]["markdown"]
+    assert len(run["results"]) == len(report.diagnostics) == 2
+    res = next(r for r in run["results"]
+               if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+               == "examples/compiler_pkg/program/_program.py")
+    assert res["ruleId"] == "IS101" and res["level"] == "error"
+    assert driver["rules"][res["ruleIndex"]]["id"] == "IS101"
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uriBaseId"] == "SRCROOT" and loc["region"]["startLine"] == 8
+    related = res["relatedLocations"]
+    uris = [r["physicalLocation"]["artifactLocation"]["uri"] for r in related]
+    assert uris == ["examples/compiler_pkg/backend_api.py",
+                    "examples/compiler_pkg/program/__init__.py",
+                    "examples/compiler_pkg/program/_program.py",
+                    "examples/compiler_pkg/backend_api.py"]  # the last: where Spec is bound
+    assert "compiler_pkg.program" in related[0]["message"]["text"]
+    assert related[-1]["message"]["text"] == "'Spec' is bound here"
+    flow = res["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [f["location"]["physicalLocation"]["region"]["startLine"] for f in flow] == [
+        r["physicalLocation"]["region"]["startLine"] for r in related[:3]]
+    assert [f["executionOrder"] for f in flow] == [1, 2, 3]
+    assert run["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file:///")
+
+
+def test_the_schema_check_is_not_vacuous():
+    report = Report((), (Diagnostic("IS101", "import-from-partial-module", "error", "a.py", 1,
+                                    "m"),))
+    doc = sarif.to_dict(report, "/")
+    validate_sarif(doc)
+    doc["runs"][0]["results"][0]["level"] = "info"  # not a SARIF level
+    with pytest.raises(jsonschema.ValidationError):
+        validate_sarif(doc)
+
+
+def test_sarif_from_the_command_line_with_an_outside_file(tmp_path):
+    cycle(tmp_path / "src")
+    proc = invoke("check", tmp_path / "src" / "pkg", "--format", "sarif", cwd=ROOT)
+    assert proc.exit_code == 1, proc.output
+    doc = json.loads(proc.stdout)
+    validate_sarif(doc)
+    (res,) = doc["runs"][0]["results"]
+    artifact = res["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert artifact["uri"].startswith("file:///") and "uriBaseId" not in artifact
+    # a.py:1 -> b.py:2, then where A is bound (a.py:2)
+    assert [r["physicalLocation"]["region"]["startLine"] for r in res["relatedLocations"]] == [
+        1, 2, 2]
+
+
+# --- GitHub ----------------------------------------------------------------------------------
+
+def test_github_annotations(monkeypatch):
+    proc = invoke("check", EXAMPLE, "--format", "github", cwd=ROOT)
+    assert proc.exit_code == 1
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[1].startswith("::error file=examples/compiler_pkg/program/_program.py,line=8,"
+                               "title=IS101 import-from-partial-module::cannot import name "
+                               "'Spec' from partially initialized module")
+
+
+def test_github_escaping():
+    d = Diagnostic("IS004", "undecidable-outcome", "info", "dir,x/a:b.py", 0, "50% done\r\nok")
+    out = github.render(Report((), (d,)), None)
+    assert out == ("::notice file=dir%2Cx/a%3Ab.py,line=1,title=IS004 undecidable-outcome::"
+                   "50%25 done%0D%0Aok\n")
+    d = Diagnostic("IS201", "static-dynamic-disagreement", "warning", "", 0, "a: b, c")
+    assert github.render(Report((), (d,)), None) == (
+        "::warning title=IS201 static-dynamic-disagreement::a: b, c\n")
+
+
+# --- JUnit -----------------------------------------------------------------------------------
+
+def test_junit_one_testcase_per_entry_and_mode(monkeypatch):
+    proc = invoke("check", EXAMPLE, "--format", "junit", cwd=ROOT)
+    assert proc.exit_code == 1
+    root = ET.fromstring(proc.stdout)
+    (suite,) = root.iter("testsuite")
+    assert suite.get("name") == "importsafe"
+    cases = suite.findall("testcase")
+    assert len(cases) == 26 == int(suite.get("tests"))
+    assert len({(c.get("classname"), c.get("name")) for c in cases}) == 26
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert {(c.get("classname"), c.get("name")) for c in failed} == {
+        ("compiler_pkg.backend_api", "bare"), ("compiler_pkg.verifier", "bare")}
+    assert int(suite.get("failures")) == 2 == int(root.get("failures"))
+    failure = failed[0].find("failure")
+    assert failure.get("type") == "ImportError" and "partially initialized" in failure.get(
+        "message")
+    assert "-> compiler_pkg.program" in failure.text and "is bound at" in failure.text
+
+
+def test_junit_unknown_timeout_waived_and_bad_characters():
+    chain = (Frame("p.a", "p/a.py", 1),)
+    err = ErrorInfo("ImportError", "p.a", "X", "bad \x00 byte", chain)
+    report = Report((Result("p", "normal", "ok"),
+                     Result("p.a", "normal", "error", err),
+                     Result("p.a", "bare", "error", err, waived="baselined"),
+                     Result("p.u", "normal", "unknown", reason="module __getattr__"),
+                     Result("p.t", "normal", "timeout", reason="timed out after 1 s")))
+    root = ET.fromstring(junit.render(report))
+    suite = root.find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("5", "2", "2")
+    kinds = {(c.get("classname"), c.get("name")): [x.tag for x in c] for c in suite}
+    assert kinds[("p.t", "normal")] == ["failure"] and kinds[("p", "normal")] == []
+    skipped = suite.find("testcase[@classname='p.a'][@name='bare']/skipped")
+    assert skipped.get("message").startswith("baselined: ImportError")
+
+
+# --- suppressions ----------------------------------------------------------------------------
+
+def test_suppression_parser():
+    src = ("import a  # importsafe: ignore[IS101]\n"
+           "import b  # noqa  # importsafe: ignore[is101, IS105]\n"
+           "from c import (  # nothing\n"
+           "    d,  # importsafe: ignore\n"
+           ")\n"
+           "# importsafe: ignore[IS104]\n"
+           "x = '# importsafe: ignore'\n")
+    got = suppress.parse(src)
+    assert got == {1: frozenset({"IS101"}), 2: frozenset({"IS101", "IS105"}), 3: None, 4: None,
+                   6: frozenset({"IS104"})}
+    assert suppress.parse(b"# -*- coding: latin-1 -*-\nimport a  # importsafe: ignore\n") == {
+        2: None}
+    assert suppress.parse("x = (\n") == {}  # an unfinished file is no error
+    for bad in (b"# coding: no-such-codec\nimport a  # importsafe: ignore\n",
+                b"import a  # importsafe: ignore\n\xff\xfe\n", "x = 'unclosed\n"):
+        assert suppress.parse(bad) in ({}, {1: None})
+
+
+@pytest.mark.parametrize("comment, status", [
+    ("", 1),
+    ("  # importsafe: ignore[IS101]", 0),
+    ("  # importsafe: ignore", 0),
+    ("  # importsafe: ignore[IS104,IS101]", 0),
+    ("  # importsafe: ignore[IS104]", 1),
+])
+def test_suppressed_failure_does_not_fail(tmp_path, comment, status):
+    cycle(tmp_path, comment)
+    proc = invoke("check", "pkg", "--format", "json", cwd=tmp_path)
+    assert proc.exit_code == status, proc.output
+    doc = json.loads(proc.stdout)
+    failing = [r for r in doc["results"] if r["outcome"] == "error"]
+    assert {(r["entry"], r["mode"]) for r in failing} == {("pkg.a", "normal"), ("pkg.a", "bare")}
+    assert all(r.get("suppressed", False) == (status == 0) for r in failing)
+    assert len(doc["diagnostics"]) == status  # a suppressed site reports no diagnostic
+    text = invoke("check", "pkg", cwd=tmp_path).stdout
+    assert ("suppressed pkg.a  [bare]" in text) == (status == 0)
+
+
+def test_suppression_on_another_line_does_nothing(tmp_path):
+    cycle(tmp_path)
+    (tmp_path / "pkg" / "a.py").write_text("from .b import B  # importsafe: ignore\nA = 1\n")
+    assert invoke("check", "pkg", cwd=tmp_path).exit_code == 1
+
+
+# --- baseline --------------------------------------------------------------------------------
+
+def test_baseline_new_failures_fail_old_ones_do_not(tmp_path):
+    cycle(tmp_path)
+    proc = invoke("check", "pkg", "--write-baseline", "base.json", cwd=tmp_path)
+    assert proc.exit_code == 0, proc.output
+    doc = json.loads((tmp_path / "base.json").read_text())
+    assert [(f["entry"], f["mode"], f["exception"], f["module"], f["name"])
+            for f in doc["failures"]] == [("pkg.a", "bare", "ImportError", "pkg.a", "A"),
+                                          ("pkg.a", "normal", "ImportError", "pkg.a", "A")]
+    assert "wrote 2 failure(s)" in proc.stderr
+
+    proc = invoke("check", "pkg", "--baseline", "base.json", cwd=tmp_path)
+    assert proc.exit_code == 0 and "baselined pkg.a  [normal]" in proc.stdout
+    assert "0 failing, 0 unknown, 2 baselined" in proc.stdout
+
+    # code inserted above the import: other line numbers, same failures, still baselined
+    (tmp_path / "pkg" / "b.py").write_text('"""Doc."""\nimport os\n\nB = 2\nfrom .a import A\n')
+    proc = invoke("check", "pkg", "--baseline", "base.json", "--format", "json", cwd=tmp_path)
+    assert proc.exit_code == 0, proc.output
+    failing = [r for r in json.loads(proc.stdout)["results"] if r["outcome"] == "error"]
+    assert failing[0]["error"]["chain"][-1]["line"] == 5
+    assert all(r.get("baselined") for r in failing)
+
+    # a new failure fails, and only it is shown as failing
+    (tmp_path / "pkg" / "c.py").write_text("from .missing import X\n")
+    proc = invoke("check", "pkg", "--baseline", "base.json", cwd=tmp_path)
+    assert proc.exit_code == 1
+    assert "FAIL pkg.c  [normal]" in proc.stdout and "FAIL pkg.a" not in proc.stdout
+    proc = invoke("check", "pkg", "--baseline", "base.json", "--format", "sarif", cwd=tmp_path)
+    assert [r["ruleId"] for r in json.loads(proc.stdout)["runs"][0]["results"]] == ["IS104"]
+
+
+def test_baseline_fingerprint_ignores_lines_but_not_the_chain():
+    def result(lines, modules=("p.a", "p.b")):
+        chain = tuple(Frame(m, f"{m}.py", n) for m, n in zip(modules, lines))
+        return Result("p.a", "bare", "error", ErrorInfo("ImportError", "p.a", "A", "m", chain))
+    assert baseline.fingerprint(result((1, 2))) == baseline.fingerprint(result((7, 9)))
+    assert baseline.fingerprint(result((1, 2))) != baseline.fingerprint(
+        result((1, 2, 3), ("p.a", "p.c", "p.b")))
+
+
+def test_bad_baseline_is_a_usage_error(tmp_path):
+    cycle(tmp_path)
+    (tmp_path / "bad.json").write_text("[]")
+    assert invoke("check", "pkg", "--baseline", "bad.json", cwd=tmp_path).exit_code == 2
+    assert invoke("check", "pkg", "--baseline", "missing.json", cwd=tmp_path).exit_code == 2
+
+
+# --- configuration: skip / select / ignore / baseline, flags over the file ------------------
+
+@pytest.mark.parametrize("table, flags, status", [
+    ("", [], 1),
+    ("skip = ['pkg.a']", [], 0),
+    ("skip = ['pkg.a']", ["--skip", "pkg.zz*"], 1),
+    ("", ["--skip", "pkg.?"], 0),
+    ("select = ['IS104']", [], 0),
+    ("select = ['IS104']", ["--select", "IS1"], 1),
+    ("ignore = ['IS101']", [], 0),
+    ("ignore = ['IS101']", ["--ignore", "IS104,IS105"], 1),
+    ("", ["--ignore", "IS101"], 0),
+    ("baseline = 'conf/base.json'", [], 0),
+    ("baseline = 'conf/base.json'", ["--baseline", "../empty.json"], 1),
+])
+def test_configuration_and_flag_precedence(tmp_path, table, flags, status):
+    cycle(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.importsafe]\npaths = ['pkg']\n{table}\n")
+    (tmp_path / "conf").mkdir()
+    assert invoke("check", "pkg", "--write-baseline", "conf/base.json",
+                  cwd=tmp_path).exit_code == 0
+    (tmp_path / "empty.json").write_text('{"importsafe-baseline": 1, "failures": []}')
+    # from a subdirectory: the file's paths are relative to the file
+    proc = invoke("check", *flags, "--format", "json", cwd=tmp_path / "conf")
+    assert proc.exit_code == status, proc.output
+    doc = json.loads(proc.stdout)
+    skipped = "skip" in table and not flags or "--skip" in flags and status == 0
+    assert any(r["entry"] == "pkg.a" for r in doc["results"]) != skipped
+    if status == 0 and not skipped:
+        assert doc["diagnostics"] == [] and all(
+            r.get("ignored") or r.get("baselined") for r in doc["results"]
+            if r["outcome"] == "error")
+
+
+def test_bad_configuration_values(tmp_path):
+    cycle(tmp_path)
+    for table in ("select = ['XX9']", "ignore = 3", "baseline = 1", "bogus = 1"):
+        (tmp_path / "pyproject.toml").write_text(f"[tool.importsafe]\n{table}\n")
+        proc = invoke("check", "pkg", cwd=tmp_path)
+        assert proc.exit_code == 2, table
+    (tmp_path / "pyproject.toml").write_text("")
+    assert invoke("check", "pkg", "--select", "IS9", cwd=tmp_path).exit_code == 2
+    assert invoke("check", "pkg", "--skip", "pkg*", cwd=tmp_path).exit_code == 2
+
+
+def test_run_has_the_formats_and_the_same_waivers(tmp_path):
+    cycle(tmp_path, "  # importsafe: ignore[IS101]")
+    (tmp_path / "pkg" / "c.py").write_text("from .missing import X\n")
+    proc = invoke("run", "pkg", "--format", "junit", "-j", "2", cwd=tmp_path)
+    assert proc.exit_code == 1, proc.output
+    suite = ET.fromstring(proc.stdout).find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("8", "2", "2")
+    proc = invoke("run", "pkg", "--skip", "pkg.c", "--format", "sarif", cwd=tmp_path)
+    assert proc.exit_code == 0, proc.output
+    validate_sarif(json.loads(proc.stdout))
