@@ -8,9 +8,16 @@ Public API:
 - `fix(paths, ..., write=False) -> FixOutcome`: the smallest verified import edits.
 """
 from .api import InputError, check, explain, run, verify
-from .fixing import fix
+
+
+def fix(*args, **kwargs):
+    """See `importsafe.fixing.fix` (imported on first use: it needs libcst, which every
+    pytest run would otherwise pay for through the pytest plugin's entry point)."""
+    from .fixing import fix as _fix
+    return _fix(*args, **kwargs)
+
 from .model import Diagnostic, ErrorInfo, Frame, Report, Result
 
 __version__ = "0.1.0"
-__all__ = ["check", "run", "verify", "explain", "fix", "InputError", "Report", "Result", "ErrorInfo", "Frame", "Diagnostic",
-           "__version__"]
+__all__ = ["check", "run", "verify", "explain", "fix", "InputError", "Report", "Result",
+           "ErrorInfo", "Frame", "Diagnostic", "__version__"]

@@ -140,7 +140,8 @@ def run_one(roots, entry, mode, check_loaded=True):
     loaded = check_loaded and sorted(m for m in sys.modules if m == top or m.startswith(top + "."))
     result = {"entry": entry, "mode": mode}
     if loaded:
-        result.update(outcome="crash", reason="already loaded before the entry: " + ", ".join(loaded))
+        result.update(outcome="crash",
+                      reason="already loaded before the entry: " + ", ".join(loaded))
         return result
     try:
         if mode == "bare":

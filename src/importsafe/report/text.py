@@ -41,13 +41,37 @@ def _result_lines(r: Result, base: str | None) -> list[Text]:
     return out
 
 
+GROUP_IN_FULL = 3  # a failure site breaking more entries shows one chain and lists the rest
+
+
+def _by_site(failing: list[Result]) -> list[list[Result]]:
+    """Failures grouped by where they happen (file, line, exception, module, name), in order
+    of first appearance; each group's shortest chain first."""
+    groups: dict[tuple, list[Result]] = {}
+    for r in failing:
+        e = r.error
+        site = (e.chain[-1].file, e.chain[-1].line, e.exception, e.module, e.name) \
+            if e is not None and e.chain else (r.outcome, r.reason, r.entry, r.mode)
+        groups.setdefault(site, []).append(r)
+    return [sorted(g, key=lambda r: len(r.error.chain) if r.error else 0)
+            for g in groups.values()]
+
+
 def render(report: Report, console: Console, base: str | None = None,
            show_ok: bool = False) -> None:
     failing = [r for r in report.results if r.outcome != "ok" and r.waived is None]
-    for r in failing:
-        for line in _result_lines(r, base):
-            console.print(line, soft_wrap=True)
-        console.print()
+    for group in _by_site(failing):
+        shown = group if len(group) <= GROUP_IN_FULL else group[:1]
+        for r in shown:
+            for line in _result_lines(r, base):
+                console.print(line, soft_wrap=True)
+            console.print()
+        if len(group) > len(shown):
+            others = ", ".join(f"{r.entry} [{r.mode}]" for r in group[1:])
+            console.print(Text.assemble((f"     ... and {len(group) - 1} more first imports fail "
+                                         "at the same place: ", "red"), others),
+                          soft_wrap=True)
+            console.print()
     waived = [r for r in report.results if r.outcome != "ok" and r.waived is not None]
     for r in waived:  # one line each: they do not fail the run
         what = r.error.exception if r.error else r.outcome

@@ -11,55 +11,68 @@ changes nothing that matters for import-time behaviour:
 """
 from __future__ import annotations
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
-_LAZY = tuple(getattr(cst, n) for n in ("LazyImport", "LazyImportFrom") if hasattr(cst, n))
+from functools import lru_cache
 
 
-class _Lower(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
+@lru_cache(maxsize=1)
+def _lowering_class():
+    """The transformer, built on first use: libcst is slow to import and rarely needed."""
+    import libcst as cst
+    from libcst.metadata import PositionProvider
+    lazy_nodes = tuple(getattr(cst, n) for n in ("LazyImport", "LazyImportFrom")
+                       if hasattr(cst, n))
+    return _make_lowering(cst, PositionProvider, lazy_nodes)
 
-    def __init__(self):
-        super().__init__()
-        self.lazy_lines: set[int] = set()
-        self.type_params: dict[int, frozenset[str]] = {}  # def / class line -> T, U, ...
 
-    def leave_FunctionDef(self, original, updated):
-        params = getattr(updated, "type_parameters", None)
-        if params is None:
-            return updated
-        line = self.get_metadata(PositionProvider, original.name).start.line  # as ast has it
-        self.type_params[line] = frozenset(p.param.name.value for p in params.params)
-        return updated.with_changes(type_parameters=None)
+def _make_lowering(cst, PositionProvider, _LAZY):  # noqa: N803 - libcst's names
+    class _Lower(cst.CSTTransformer):
+        METADATA_DEPENDENCIES = (PositionProvider,)
 
-    leave_ClassDef = leave_FunctionDef
+        def __init__(self):
+            super().__init__()
+            self.lazy_lines: set[int] = set()
+            self.type_params: dict[int, frozenset[str]] = {}  # def / class line -> T, U, ...
 
-    def leave_TypeAlias(self, original, updated):
-        return cst.Assign(targets=[cst.AssignTarget(target=updated.name)],
-                          value=cst.Ellipsis(), semicolon=updated.semicolon)
+        def leave_FunctionDef(self, original, updated):
+            params = getattr(updated, "type_parameters", None)
+            if params is None:
+                return updated
+            # the line of the name, as ast reports it (decorators come before)
+            line = self.get_metadata(PositionProvider, original.name).start.line
+            self.type_params[line] = frozenset(p.param.name.value for p in params.params)
+            return updated.with_changes(type_parameters=None)
 
-    def on_leave(self, original, updated):
-        if _LAZY and isinstance(original, _LAZY):
-            self.lazy_lines.add(self.get_metadata(PositionProvider, original).start.line)
-            if isinstance(updated, cst.LazyImport if hasattr(cst, "LazyImport") else ()):
-                return cst.Import(names=updated.names, semicolon=updated.semicolon,
-                                  whitespace_after_import=updated.whitespace_after_import)
-            return cst.ImportFrom(
-                module=updated.module, names=updated.names, relative=updated.relative,
-                lpar=updated.lpar, rpar=updated.rpar, semicolon=updated.semicolon,
-                whitespace_after_from=updated.whitespace_after_from,
-                whitespace_before_import=updated.whitespace_before_import,
-                whitespace_after_import=updated.whitespace_after_import)
-        return super().on_leave(original, updated)
+        leave_ClassDef = leave_FunctionDef
+
+        def leave_TypeAlias(self, original, updated):
+            return cst.Assign(targets=[cst.AssignTarget(target=updated.name)],
+                              value=cst.Ellipsis(), semicolon=updated.semicolon)
+
+        def on_leave(self, original, updated):
+            if _LAZY and isinstance(original, _LAZY):
+                self.lazy_lines.add(self.get_metadata(PositionProvider, original).start.line)
+                if isinstance(updated, cst.LazyImport if hasattr(cst, "LazyImport") else ()):
+                    return cst.Import(names=updated.names, semicolon=updated.semicolon,
+                                      whitespace_after_import=updated.whitespace_after_import)
+                return cst.ImportFrom(
+                    module=updated.module, names=updated.names, relative=updated.relative,
+                    lpar=updated.lpar, rpar=updated.rpar, semicolon=updated.semicolon,
+                    whitespace_after_from=updated.whitespace_after_from,
+                    whitespace_before_import=updated.whitespace_before_import,
+                    whitespace_after_import=updated.whitespace_after_import)
+            return super().on_leave(original, updated)
+
+    return _Lower
 
 
 def lower(source: bytes | str) -> tuple[str, frozenset[int], dict[int, frozenset[str]]] | None:
     """(lowered source, lines of lazy imports, type parameter names by the line of their
     def / class), or None when libcst cannot parse it either."""
     try:
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper
         wrapper = MetadataWrapper(cst.parse_module(source))
-        lowering = _Lower()
+        lowering = _lowering_class()()
         code = wrapper.visit(lowering).code
     except Exception:  # noqa: BLE001 - any failure of the fallback parser: nobody parses it
         return None
