@@ -265,6 +265,8 @@ class _Extractor:
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             self.registers = True
+            if attr_chain(target.slice) == ("__name__", ()):  # a module object of its own
+                out.append(Dynamic(line, "the module replaces itself in sys.modules"))
         events = target_events(target, line)
         out.extend(e for e in events if not isinstance(e, Bind))
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
