@@ -19,10 +19,13 @@ from support import outcome_key, run_cpython
 from test_cli import EXAMPLE, run_cli
 from test_differential import list_modules
 
-FIX_CASES = Path(__file__).resolve().parent / "fix_cases"
+FIX_CASES = Path(__file__).resolve().parent / "cases"  # fix_<kind>/{before,after}/
 MODES = ("normal", "bare")
-KINDS = {"defer": "defer-into-functions", "typecheck": "move-under-TYPE_CHECKING",
-         "combined": "defer-and-TYPE_CHECKING"}
+KINDS = {"fix_defer": "defer-into-functions", "fix_typecheck": "move-under-TYPE_CHECKING",
+         "fix_combined": "defer-and-TYPE_CHECKING",
+         # deferring would stop `import mi` loading mi.a, which mi.c reads: verification
+         # rejects it, and the module-import form keeps mi.a loaded
+         "fix_modimport": "import-module-use-attributes"}
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -48,7 +51,7 @@ def test_each_edit_kind_matches_its_after_tree_and_cpython(case, tmp_path):
 
 
 def test_no_safe_edit_is_reported_and_nothing_written(tmp_path):
-    shutil.copytree(FIX_CASES / "nosafe" / "before", tmp_path, dirs_exist_ok=True)
+    shutil.copytree(FIX_CASES / "fix_nosafe" / "before", tmp_path, dirs_exist_ok=True)
     before = tree(tmp_path)
     proc = run_cli("fix", tmp_path / "ns", "--write")
     assert proc.returncode == 1
@@ -73,6 +76,8 @@ def test_example_fix_write_edits_exactly_the_two_statements(tmp_path):
     assert "diagnostics.py:" in proc.stdout and "breaks after this fix" in proc.stdout
     check = run_cli("check", tmp_path / "compiler_pkg")
     assert check.returncode == 0, check.stdout
+    ran = run_cli("run", tmp_path / "compiler_pkg")
+    assert ran.returncode == 0, ran.stdout
     assert all_ok_in_cpython(tmp_path, tmp_path / "compiler_pkg") == []
 
 

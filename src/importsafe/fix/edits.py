@@ -236,3 +236,63 @@ def edit_statement(text: str, line: int) -> Edit | NoEdit:
         DEFER if per_function else TYPE_CHECKING_ONLY)
     functions = tuple(sorted(f.name.value for f in per_function))
     return Edit(kind, line, tuple(sorted(moved)), functions, new)
+
+
+MODULE_IMPORT = "import-module-use-attributes"
+
+
+class _ToAttributes(cst.CSTTransformer):
+    """`from M import a` -> `from <parent of M> import <last of M>` (or `import M`), and each
+    reference to `a` -> `<last>.a`."""
+
+    def __init__(self, stmt, replacement, names: dict, refs: set):
+        self.stmt, self.replacement, self.names, self.refs = stmt, replacement, names, refs
+
+    def leave_SimpleStatementLine(self, original, updated):
+        if original is not self.stmt:
+            return updated
+        return updated.with_changes(body=[self.replacement])
+
+    def leave_Name(self, original, updated):
+        if original in self.refs:
+            module, attr = self.names[original.value]
+            return cst.Attribute(value=cst.Name(module), attr=cst.Name(attr))
+        return updated
+
+
+def module_import_edit(text: str, line: int) -> Edit | NoEdit:
+    """`from M import name` -> an import of the module M itself, uses -> `M.name`: keeps M
+    loaded at import time, and `from P import m` succeeds mid-cycle through sys.modules."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text))
+    except Exception as exc:  # noqa: BLE001
+        return NoEdit(line, f"libcst cannot parse the file: {exc}")
+    finder = _ImportLines()
+    wrapper.visit(finder)
+    stmt = finder.found.get(line)
+    node = stmt.body[0] if stmt is not None else None
+    if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar) or \
+            node.module is None:
+        return NoEdit(line, "not a `from M import name` statement")
+    dotted = cst.Module([]).code_for_node(node.module)
+    parent, _, last = dotted.rpartition(".")
+    refs = classify(wrapper, stmt, _has_future_annotations(wrapper.module))
+    if any(not rs or any(k != "function" for k, _ in rs) for rs in refs.values()):
+        return NoEdit(line, "some names are not used only inside functions")
+    scopes = wrapper.resolve(ScopeProvider)
+    if last in scopes[stmt]:
+        return NoEdit(line, f"'{last}' is already a name in this module")
+    names = {_bound_name(a): (last, cst.Module([]).code_for_node(a.name)) for a in node.names}
+    nodes = set()
+    for assignment in scopes[stmt].assignments:
+        if assignment.node is node:
+            nodes.update(ref.node for ref in assignment.references
+                         if isinstance(ref.node, cst.Name))
+    dots = "." * len(node.relative)
+    if parent or dots:
+        source = f"from {dots}{parent} import {last}"
+    else:
+        source = f"import {last}"
+    replacement = cst.parse_statement(source).body[0]
+    new = wrapper.module.visit(_ToAttributes(stmt, replacement, names, nodes)).code
+    return Edit(MODULE_IMPORT, line, tuple(sorted(names)), (), new)

@@ -18,9 +18,12 @@ from ..static.events import ModuleFacts
 from ..static.facts import facts_from_source
 from ..static.simulate import simulate
 from ..static.state import Program
-from .edits import DEFER, DEFER_AND_TYPE_CHECKING, TYPE_CHECKING_ONLY, Edit, NoEdit, edit_statement
+from .edits import (
+    DEFER, DEFER_AND_TYPE_CHECKING, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
+    edit_statement, module_import_edit,
+)
 
-_PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2}
+_PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2, MODULE_IMPORT: 3}
 MAX_ROUNDS = 200
 
 
@@ -131,24 +134,31 @@ def plan_fix(program: Program, pairs: list[tuple[str, str]], read_text: Callable
 
 
 def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected):
+    """The edit that fixes the most failing entries; per statement, the preferred kind of
+    edit first, the module-import form only when that does not help."""
     pairs = [(r.entry, r.mode) for r in failing]
     best = None
     for order, (path, line) in enumerate(_candidates(failing)):
         module = _module_of(ws.program, path)
         if module is None or (path, line) in refused:
             continue
-        edit = edit_statement(ws.text(module), line)
-        if isinstance(edit, NoEdit):
-            refused[(path, line)] = edit.reason
-            continue
-        if (module, edit.new_text) in rejected:
-            continue
-        still = sum(r.outcome != "ok" for r in ws.run(pairs, {module: edit.new_text}))
-        if still == len(failing):
-            continue
-        score = (still, order, _PREFERENCE[edit.kind])
-        if best is None or score < best[2]:
-            best = (module, edit, score)
+        text, reasons = ws.text(module), []
+        for make in (edit_statement, module_import_edit):
+            edit = make(text, line)
+            if isinstance(edit, NoEdit):
+                reasons.append(edit.reason)
+                continue
+            if (module, edit.new_text) in rejected:
+                continue
+            still = sum(r.outcome != "ok" for r in ws.run(pairs, {module: edit.new_text}))
+            if still == len(failing):
+                continue
+            score = (still, order, _PREFERENCE[edit.kind])
+            if best is None or score < best[2]:
+                best = (module, edit, score)
+            break
+        if len(reasons) == 2:
+            refused[(path, line)] = reasons[0]
     return best
 
 

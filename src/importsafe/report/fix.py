@@ -11,7 +11,9 @@ from .json import _rel
 _KIND = {"defer-into-functions": "defer into {functions}",
          "move-under-TYPE_CHECKING": "move under `if TYPE_CHECKING:`",
          "defer-and-TYPE_CHECKING": "defer into {functions}, and keep it under "
-                                    "`if TYPE_CHECKING:` for annotations"}
+                                    "`if TYPE_CHECKING:` for annotations",
+         "import-module-use-attributes": "import the module itself and read the names "
+                                         "as its attributes where they are used"}
 
 
 def diff(outcome, base: str | None = None) -> str:

@@ -1,0 +1,5 @@
+"""a imports b before binding X."""
+from . import b  # noqa: F401
+
+X = 1
+Y = 2
