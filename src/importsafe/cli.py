@@ -20,13 +20,15 @@ from .report import json as json_report
 from .report import text as text_report
 from . import suppress
 from .report import github as github_report
+from .report import html as html_report
 from .report import junit as junit_report
 from .report import sarif as sarif_report
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-FORMATS = ["text", "json", "sarif", "github", "junit"]
+FORMATS = ["text", "json", "sarif", "github", "junit", "html"]
 RENDERERS = {"sarif": sarif_report.render, "github": github_report.render,
-             "junit": junit_report.render}  # render(report, base) -> str
+             "junit": junit_report.render,
+             "html": html_report.render}  # render(report, base) -> str
 
 
 def _policy_options(fn):
@@ -45,6 +47,15 @@ def _policy_options(fn):
     ]):
         fn = option(fn)
     return fn
+
+
+def _configure(paths, source_roots, modes, target_version, **policy):
+    """The configuration for PATHS (flags over [tool.importsafe]); some paths required."""
+    config = load_config(paths, source_roots, modes, target_version,
+                         paths[0] if paths else os.getcwd(), **policy)
+    if not config.paths:
+        raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+    return config
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -86,11 +97,8 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
     err = Console(stderr=True)
     dynamic = None
     try:
-        config = load_config(paths, source_roots, modes, target_version,
-                             paths[0] if paths else os.getcwd(), skip=skip, select=select,
-                             ignore=ignore, baseline=baseline)
-        if not config.paths:
-            raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        config = _configure(paths, source_roots, modes, target_version, skip=skip,
+                            select=select, ignore=ignore, baseline=baseline)
         if verify:
             with _Progress(err) as progress:
                 report, dynamic = api.verify(
@@ -206,11 +214,8 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
     """Import every module under PATHS for real, first, in a fresh interpreter, in every mode."""
     err = Console(stderr=True)
     try:
-        config = load_config(paths, source_roots, modes, None,
-                             paths[0] if paths else os.getcwd(), skip=skip, select=select,
-                             ignore=ignore, baseline=baseline)
-        if not config.paths:
-            raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        config = _configure(paths, source_roots, modes, None, skip=skip, select=select,
+                            ignore=ignore, baseline=baseline)
         if jobs is not None and jobs < 1:
             raise ConfigError("-j/--jobs must be at least 1")
         if timeout <= 0:
@@ -315,10 +320,7 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
     """
     err = Console(stderr=True)
     try:
-        config = load_config(paths, source_roots, modes, target_version,
-                             paths[0] if paths else os.getcwd())
-        if not config.paths:
-            raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        config = _configure(paths, source_roots, modes, target_version)
         outcome = fixing.fix(config.paths, config.modes, config.source_roots,
                              config.target_version, write=write)
         hidden = fixing.hidden_reads(config.paths, config.source_roots,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Frame, Result
-from .static.events import If, Import, ImportFrom, ModuleFacts, Try
-from .static.simulate import simulate
+from .static.events import Import, ImportFrom, ModuleFacts, walk
+from .static.simulate import traced_run
 from .static.state import Program
 
 
@@ -31,19 +31,9 @@ class Explanation:
 
 def imports_at(facts: ModuleFacts | None, line: int) -> tuple[str, ...]:
     """The modules named by import statements on `line` of a module (any nesting)."""
-    out: list[str] = []
-    stack = list(facts.body) if facts is not None else []
-    while stack:
-        ev = stack.pop()
-        cls = ev.__class__
-        if cls in (Import, ImportFrom) and ev.line == line and ev.module:
-            out.append(ev.module)
-        elif cls is If:
-            stack.extend((*ev.body, *ev.orelse))
-        elif cls is Try:
-            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
-                                                              for x in h.body)))
-    return tuple(out)
+    events = walk(facts.body, classes=True) if facts is not None else ()
+    return tuple(ev.module for ev in events
+                 if ev.__class__ in (Import, ImportFrom) and ev.line == line and ev.module)
 
 
 def _short(name: str, top: str, packages: set[str]) -> str:
@@ -102,10 +92,7 @@ def why_not_bound(result: Result, program: Program) -> str | None:
 
 def explain_entry(program: Program, entry: str, mode: str) -> Explanation:
     """Replay `import entry` in `mode` without the memo, keeping every step."""
-    traced = Program(program.index, program.facts, memo=False,
-                     load_bodies=program.load_bodies)
-    trace: list = []
-    result = simulate(entry, mode, traced, trace)
+    result, trace = traced_run(program, entry, mode)
     order: list[str] = []
     started: dict[str, tuple] = {}
     ended: dict[str, str] = {}

@@ -20,7 +20,6 @@ file:line and source, and why the name was not bound yet.
 """
 from __future__ import annotations
 
-import os
 import tomllib
 
 import pytest

@@ -7,16 +7,14 @@
 """
 from __future__ import annotations
 
-from ..static.events import Call, ClassBody, Def, If, Import, ImportFrom, Try, Use
-from ..static.simulate import simulate
+from ..static.events import Call, ClassBody, Def, If, Import, ImportFrom, Try, Use, walk
+from ..static.simulate import traced_run
 from ..static.state import Program
 
 
 def loaded_by(program: Program, entry: str) -> set[str]:
     """Every analysed module that `import entry` (normal mode) runs."""
-    traced = Program(program.index, program.facts, memo=False, load_bodies=program.load_bodies)
-    trace: list = []
-    simulate(entry, "normal", traced, trace)
+    _, trace = traced_run(program, entry, "normal")
     return {module for event, module, _ in trace if event == "done"}
 
 
@@ -32,22 +30,12 @@ def lost_modules(before: Program, after: Program, packages) -> list[tuple[str, t
 def _imports_in(events) -> set[str]:
     """Modules imported directly in `events` (not in nested function bodies)."""
     out: set[str] = set()
-    stack = list(events)
-    while stack:
-        ev = stack.pop()
-        cls = ev.__class__
-        if cls is Import:
+    for ev in walk(events, classes=True):
+        if ev.__class__ is Import:
             out.add(ev.module)
-        elif cls is ImportFrom and ev.module:
+        elif ev.__class__ is ImportFrom and ev.module:
             out.add(ev.module)
             out.update(f"{ev.module}.{n}" for n, _ in ev.names if n != "*")
-        elif cls is ClassBody:
-            stack.extend(ev.body)
-        elif cls is If:
-            stack.extend((*ev.body, *ev.orelse))
-        elif cls is Try:
-            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
-                                                              for x in h.body)))
     return out
 
 

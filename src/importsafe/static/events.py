@@ -233,3 +233,22 @@ def bound_names(events) -> set[str]:
                     names.add(h.name)
                 stack.extend(h.body)
     return names
+
+
+def walk(events, classes: bool = False, functions: bool = False):
+    """Every event of `events` and of the blocks nested in them (if / else, every part of a
+    try); with `classes`, class bodies too; with `functions`, extracted function bodies."""
+    stack = list(events)
+    while stack:
+        ev = stack.pop()
+        yield ev
+        cls = ev.__class__
+        if cls is If:
+            stack.extend((*ev.body, *ev.orelse))
+        elif cls is Try:
+            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
+                                                              for x in h.body)))
+        elif classes and cls is ClassBody:
+            stack.extend(ev.body)
+        elif functions and cls is Def and ev.func is not None and ev.func.body:
+            stack.extend(ev.func.body)

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from .events import (
     Bind, Call, ClassBody, Def, Del, Dynamic, If, Import, ImportFrom, SetAttr, Try, Use,
-    bound_names,
+    bound_names, walk,
 )
 
 
@@ -106,15 +106,5 @@ def _bound_in(events) -> set[str]:
 
 def rebinding_globals(events) -> frozenset[str]:
     """Names that module-level functions declare `global` (a call may rebind them)."""
-    names: set[str] = set()
-    stack = list(events)
-    while stack:
-        ev = stack.pop()
-        if ev.__class__ is Def and ev.func is not None:
-            names |= ev.func.global_names
-        elif ev.__class__ is If:
-            stack.extend((*ev.body, *ev.orelse))
-        elif ev.__class__ is Try:
-            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
-                                                              for x in h.body)))
-    return frozenset(names)
+    return frozenset(name for ev in walk(events) if ev.__class__ is Def and ev.func is not None
+                     for name in ev.func.global_names)

@@ -645,3 +645,12 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
     Try)}
+
+
+def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:
+    """The outcome and the trace of every module start / finish, replayed without the memo
+    (a replayed sub-import would leave no steps)."""
+    traced = Program(program.index, program.facts, memo=False,
+                     load_bodies=program.load_bodies)
+    trace: list = []
+    return simulate(entry, mode, traced, trace), trace

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .discover import ModuleInfo
-from .events import Def, FunctionFacts, If, ModuleFacts, Try
+from .events import Def, FunctionFacts, ModuleFacts, walk
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 MISSING = object()
@@ -117,18 +117,8 @@ class Program:
 
 def _functions(events) -> dict:
     """(name, line) -> FunctionFacts of every module-level def (also under if / try)."""
-    out: dict = {}
-    stack = list(events)
-    while stack:
-        ev = stack.pop()
-        if ev.__class__ is Def and ev.func is not None:
-            out[(ev.name, ev.line)] = ev.func
-        elif ev.__class__ is If:
-            stack.extend((*ev.body, *ev.orelse))
-        elif ev.__class__ is Try:
-            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
-                                                              for x in h.body)))
-    return out
+    return {(ev.name, ev.line): ev.func for ev in walk(events)
+            if ev.__class__ is Def and ev.func is not None}
 
 
 class _Node:
