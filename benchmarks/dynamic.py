@@ -21,6 +21,11 @@ its parent package as in a full run, so the fork runner re-imports the intermedi
 `__init__` the full run would share: the sampled ratio errs low. `--sample-ancestors` adds every
 ancestor package instead (zygotes as in a full run, but far more packages than the package has
 in proportion). Default: every entry of sympy, 200 of torch; `--sample 0` means all.
+For a sampled package the fork runner also runs over ALL entries ("fork-all", in the same
+interleaving; its outcomes on the sample must equal no-fork's too), and an extrapolated ratio
+is printed: no-fork's time per (entry, mode) on the sample times all the (entry, mode), over
+fork-all's time. Fresh interpreters do not share work, so the sample's mean cost per job
+stands for the whole; `--no-extrapolate` skips it.
 Packages (pinned in common.py) go into benchmarks/.work/venv, shared with run.py; torch is the
 CPU wheel. Exit status: 0 all ran and agreed, 1 a run failed or the runners disagreed,
 2 setup failed.
@@ -46,7 +51,7 @@ from common import (PINS, SRC, WORK, BenchError, ensure_venv, fmt, importsafe_co
 PACKAGES = ("sympy", "torch")
 DEFAULT_SAMPLE = {"sympy": 0, "torch": 200}  # 0: every entry
 TARGETS = {"normal": 15.0, "bare": 1.5, "both": 3.0}  # no-fork / fork, from the issue
-RUNNERS = ("fork", "no-fork")
+RUNNERS = ("fork", "no-fork", "fork-all")  # fork-all: every entry (sampled packages only)
 MODES = ("normal", "bare")
 
 
@@ -54,7 +59,7 @@ MODES = ("normal", "bare")
 class Run:
     package: str
     modes: str  # "normal", "bare" or "both"
-    runner: str  # fork | no-fork
+    runner: str  # fork | no-fork | fork-all
     round: int
     status: str  # ok | error | timeout
     wall_s: float
@@ -92,6 +97,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     p.add_argument("--sample-ancestors", action="store_true",
                    help="close the sample under ancestor packages (see above)")
+    p.add_argument("--no-extrapolate", dest="extrapolate", action="store_false",
+                   help="for a sampled package, do not also run the fork runner over all entries")
     p.add_argument("-j", "--jobs", type=int, default=None, help="importsafe run -j (default: its own, the cores)")
     p.add_argument("--import-timeout", type=float, default=120.0, metavar="S",
                    help="importsafe run --timeout, per import (default 120)")
@@ -233,7 +240,7 @@ def command(base: list[str], py: Path, pkg: Package, modes: list[str], runner: s
            "--python", str(py), "--timeout", f"{args.import_timeout:g}"]
     if runner == "no-fork":
         cmd.append("--no-fork")
-    if pkg.entries_file:
+    if pkg.entries_file and runner != "fork-all":
         cmd += ["--entries", str(pkg.entries_file)]
     if args.jobs:
         cmd += ["-j", str(args.jobs)]
@@ -259,8 +266,8 @@ def judge(rc: int | None, stdout: str, stderr: str) -> tuple[str, dict | None]:
 
 
 def bench(args, py: Path, base: list[str], packages: dict[str, Package], scratch: Path):
-    """Every round: every package, every mode set, both runners back to back (alternating
-    which goes first). Returns the runs and, per run index, its outcomes."""
+    """Every round: every package, every mode set, the runners back to back (rotating which
+    goes first). Returns the runs and, per run index, its outcomes."""
     runs: list[Run] = []
     results: list[dict | None] = []
     sets = mode_sets(args)
@@ -268,7 +275,8 @@ def bench(args, py: Path, base: list[str], packages: dict[str, Package], scratch
     for r in range(args.rounds):
         for name, pkg in packages.items():
             for label, modes in sets.items():
-                order = RUNNERS if flip % 2 == 0 else RUNNERS[::-1]
+                mine = RUNNERS if pkg.sampled and args.extrapolate else RUNNERS[:2]
+                order = mine[flip % len(mine):] + mine[:flip % len(mine)]
                 flip += 1
                 for runner in order:
                     cmd = command(base, py, pkg, modes, runner, args)
@@ -281,7 +289,7 @@ def bench(args, py: Path, base: list[str], packages: dict[str, Package], scratch
                               dict(counts), tail(err, 10) if status != "ok" else "", load)
                     runs.append(run)
                     results.append(outcomes)
-                    print(f"  round {r + 1}/{args.rounds} {name:6} {label:6} {runner:7} {status:7} "
+                    print(f"  round {r + 1}/{args.rounds} {name:6} {label:6} {runner:8} {status:7} "
                           f"{wall:8.1f}s {rss:7.0f} MB  load {load[0]:.1f}->{load[1]:.1f}  "
                           f"{run.jobs} (entry, mode): {json.dumps(run.outcomes)}", flush=True)
                     if status != "ok":
@@ -298,14 +306,19 @@ def compare(runs: list[Run], results: list, packages: dict[str, Package]) -> tup
         if results[i] is not None:
             pairs.setdefault((run.package, run.modes, run.round), {})[run.runner] = i
     for (name, label, rnd), idx in pairs.items():
-        if set(idx) != set(RUNNERS):
+        if "no-fork" not in idx:
             continue
-        fork, fresh = results[idx["fork"]], results[idx["no-fork"]]
-        for key in sorted(set(fork) | set(fresh)):
-            a, b = fork.get(key), fresh.get(key)
-            if a != b:
-                mismatches.append({"package": name, "modes": label, "round": rnd, "entry": key[0],
-                                   "mode": key[1], "fork": a, "no-fork": b})
+        fresh = results[idx["no-fork"]]
+        for runner in ("fork", "fork-all"):
+            if runner not in idx:
+                continue
+            fork = results[idx[runner]]
+            keys = set(fresh) if runner == "fork-all" else set(fork) | set(fresh)
+            for key in sorted(keys):
+                a, b = fork.get(key), fresh.get(key)
+                if a != b:
+                    mismatches.append({"package": name, "modes": label, "round": rnd, "entry": key[0],
+                                       "mode": key[1], "fork": a, "no-fork": b, "runner": runner})
     reference: dict[tuple, tuple] = {}
     for i, run in sorted(enumerate(runs), key=lambda x: x[1].runner != "no-fork"):
         for key, value in (results[i] or {}).items():
@@ -315,13 +328,15 @@ def compare(runs: list[Run], results: list, packages: dict[str, Package]) -> tup
                               "run": f"{run.modes}/{run.runner}/round {run.round + 1}", "got": value,
                               "first": ref[0], "first_run": f"{ref[1].modes}/{ref[1].runner}/round "
                                                             f"{ref[1].round + 1}"})
-    for run, res in zip(runs, results):  # both must have run exactly the entries asked for
+    for run, res in zip(runs, results):  # each must have run exactly the entries asked for
         got = {e for e, _ in res or ()}
-        if res is not None and got != set(packages[run.package].run):
+        pkg = packages[run.package]
+        wanted = set(pkg.entries if run.runner == "fork-all" else pkg.run)
+        if res is not None and got != wanted:
             mismatches.append({"package": run.package, "modes": run.modes, "round": run.round,
                                "entry": "*", "mode": "*", "fork": None, "no-fork": None,
-                               "note": f"{run.runner} ran {len(got)} entries, expected "
-                                       f"{len(packages[run.package].run)}"})
+                               "runner": run.runner,
+                               "note": f"{run.runner} ran {len(got)} entries, expected {len(wanted)}"})
     return mismatches, drift
 
 
@@ -360,15 +375,24 @@ def print_package(pkg: Package, runs: list[Run], labels: list[str], args) -> dic
     for label in [*labels, *(["both"] if "both" not in labels and len(labels) > 1 else [])]:
         parts = [label] if label in labels else labels  # "both" from the sum of the single modes
         med = {rn: [(stats(runs, pkg.name, p, rn) or {}).get("median") for p in parts] for rn in RUNNERS}
-        if all(x for v in med.values() for x in v):
+        how = "" if label in labels else "  (sum of the single-mode runs)"
+        target = TARGETS.get(label)
+        if all(med["fork"]) and all(med["no-fork"]):
             ratios[label] = sum(med["no-fork"]) / sum(med["fork"])
-            target = TARGETS.get(label)
-            verdict = "" if target is None else \
-                f"  target >= {target:g}x  {'PASS' if ratios[label] >= target else 'FAIL'}"
-            how = "" if label in labels else "  (sum of the single-mode runs)"
-            print(f"  no-fork/fork {label:7} {ratios[label]:6.2f}x{verdict}{how}"
-                  f"{'  [sample]' if pkg.sampled else ''}")
+            print(f"  no-fork/fork     {label:7} {ratios[label]:6.2f}x{verdict(ratios[label], target)}"
+                  f"{'  [on the sample]' if pkg.sampled else ''}{how}")
+        if all(med["fork-all"]) and all(med["no-fork"]):
+            # fresh interpreters share nothing: no-fork's mean time per job on the sample, times
+            # every job, estimates a full no-fork run
+            full = sum(med["no-fork"]) * len(pkg.entries) / len(pkg.run)
+            ratios[label + " (extrapolated)"] = x = full / sum(med["fork-all"])
+            print(f"  no-fork/fork-all {label:7} {x:6.2f}x{verdict(x, target)}  [EXTRAPOLATED: no-fork "
+                  f"{full:.0f} s estimated for all {len(pkg.entries)} entries]{how}")
     return ratios
+
+
+def verdict(ratio: float, target: float | None) -> str:
+    return "" if target is None else f"  target >= {target:g}x  {'PASS' if ratio >= target else 'FAIL'}"
 
 
 def write_json(path: str, args, packages, runs, mismatches, drift, ratios, total) -> None:
@@ -409,10 +433,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nMISMATCH: fork and no-fork disagree on {len(mismatches)} (entry, mode):")
         for m in mismatches[:100]:
             print(f"  {m['package']} {m['entry']} [{m['mode']}] ({m['modes']} run, round "
-                  f"{m['round'] + 1}): fork {m['fork']}  no-fork {m['no-fork']}  {m.get('note', '')}")
+                  f"{m['round'] + 1}): {m['runner']} {m['fork']}  no-fork {m['no-fork']}  "
+                  f"{m.get('note', '')}")
     elif all(r.status == "ok" for r in runs):
-        n = sum(r.jobs for r in runs if r.runner == "fork")
-        print(f"\noutcomes: fork == no-fork for every (entry, mode) ({n} compared)")
+        n = sum(r.jobs for r in runs if r.runner == "no-fork")
+        print(f"\noutcomes: fork (and fork-all) == no-fork for every (entry, mode) ({n} no-fork results)")
     if drift:
         print(f"\nnote: {len(drift)} (entry, mode) gave different outcomes in different no-fork runs "
               f"(the package itself is not deterministic):")

@@ -171,3 +171,13 @@ def test_api_returns_frozen_values():
         result.outcome = "ok"
     assert isinstance(result.error.chain, tuple)
     assert report.failed
+
+
+def test_no_arguments_checks_the_project_layout(tmp_path):
+    write(tmp_path, {"src/app/__init__.py": "from . import a\n", "src/app/a.py": "X = 1\n"})
+    proc = subprocess.run([sys.executable, "-m", "importsafe"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0 and "2 entries x modes normal,bare" in proc.stdout
+    (tmp_path / "elsewhere").mkdir()
+    proc = run_cli(cwd=tmp_path / "elsewhere")
+    assert proc.returncode == 2 and "[tool.importsafe] paths" in proc.stderr

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import os
 import sys
 
@@ -14,6 +15,7 @@ from .cache import default_dir as default_cache_dir
 from .shard import merge as merge_reports
 from .shard import ShardError, parse_shard
 from .config import ConfigError, load_config
+from .project import default_paths
 from .report import explain as explain_report
 from .report import fix as fix_report
 from .report import json as json_report
@@ -50,18 +52,31 @@ def _policy_options(fn):
 
 
 def _configure(paths, source_roots, modes, target_version, **policy):
-    """The configuration for PATHS (flags over [tool.importsafe]); some paths required."""
+    """The configuration for PATHS (flags over [tool.importsafe]); without paths anywhere,
+    the project's `src/` or the packages at the root of the current directory."""
     config = load_config(paths, source_roots, modes, target_version,
                          paths[0] if paths else os.getcwd(), **policy)
     if not config.paths:
-        raise ConfigError("no paths given (pass PATH or set [tool.importsafe] paths)")
+        found = default_paths(os.path.dirname(config.config_file) if config.config_file
+                              else os.getcwd())
+        if not found:
+            raise ConfigError("no paths given, and no src/ or packages here (pass PATH or "
+                              "set [tool.importsafe] paths)")
+        config = replace(config, paths=found)
     return config
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.version_option(package_name="importsafe")
-def cli() -> None:
-    """importsafe: find, explain and fix imports that fail in some import orders."""
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """importsafe: find, explain and fix imports that fail in some import orders.
+
+    Without a command: `importsafe check` on what the configuration names (or the project's
+    src/ layout, or the packages at its root)."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(check)
 
 
 @cli.command()
@@ -121,7 +136,7 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
             err.print(f"importsafe: wrote {written} failure(s) to baseline {write_baseline}",
                       highlight=False, soft_wrap=True)
     except (ConfigError, api.InputError, ShardError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":
@@ -229,7 +244,7 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
         report, _ = suppress.apply_policy(report, config.select, config.ignore,
                                           config.baseline)
     except (ConfigError, api.InputError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":
@@ -293,7 +308,7 @@ def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
             raise ConfigError("give the PATH that holds ENTRY (or set [tool.importsafe] paths)")
         x = api.explain(where, entry, mode, config.source_roots, config.target_version)
     except (ConfigError, api.InputError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":
@@ -326,7 +341,7 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
         hidden = fixing.hidden_reads(config.paths, config.source_roots,
                                      config.target_version) if outcome.lost else []
     except (ConfigError, api.InputError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if show_diff and not write:
@@ -365,7 +380,7 @@ def gen_test(paths, output, modes, source_roots, force) -> None:
                                    command=" ".join(["importsafe gen-test", *args]),
                                    skip=config.skip)
     except (ConfigError, api.InputError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     click.echo(f"wrote {path}: {n} (module, mode) cases")
 
@@ -396,7 +411,7 @@ def diff_cmd(base, head, paths, modes, fmt) -> None:
             raise ConfigError("--path must be inside the repository")
         result = gitdiff.diff(base, head, rel, modes, root)
     except (ConfigError, api.InputError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", highlight=False, soft_wrap=True)
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     if fmt == "json":
         click.echo(json.dumps(gitdiff.to_dict(result), indent=2))
@@ -420,7 +435,7 @@ def merge(reports, fmt) -> None:
                 docs.append(json.load(f))
         report = merge_reports(docs)
     except (OSError, ValueError, KeyError) as exc:
-        Console(stderr=True).print(f"importsafe: error: cannot merge: {exc}", style="red",
+        Console(stderr=True).print(f"importsafe: error: cannot merge: {exc}", style="red", markup=False,
                                    highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     if fmt == "json":
