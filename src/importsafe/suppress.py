@@ -80,9 +80,10 @@ def read(path: str) -> dict[int, frozenset[str] | None]:
     """The suppressions of one file (nothing when it cannot be read)."""
     try:
         with open(path, "rb") as f:
-            return parse(f.read())
+            source = f.read()
     except OSError:
         return {}
+    return parse(source) if b"importsafe:" in source else {}  # tokenize only when it may say
 
 
 # --- rule codes ----------------------------------------------------------------------------
