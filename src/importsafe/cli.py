@@ -66,6 +66,19 @@ def _configure(paths, source_roots, modes, target_version, **policy):
     return config
 
 
+def _target_options(command):
+    """PATHS, --mode and --source-root, as `check` and `run` take them."""
+    for option in reversed((
+            click.argument("paths", nargs=-1, type=click.Path()),
+            click.option("--mode", "modes", default=None, metavar="MODES",
+                         help="Comma-separated modes: normal, bare (default: normal,bare)."),
+            click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
+                         help="A directory on sys.path (repeatable). Default: inferred from "
+                              "the paths."))):
+        command = option(command)
+    return command
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]},
              invoke_without_command=True)
 @click.version_option(package_name="importsafe")
@@ -80,11 +93,7 @@ def cli(ctx: click.Context) -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--mode", "modes", default=None, metavar="MODES",
-              help="Comma-separated modes: normal, bare (default: normal,bare).")
-@click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
-              help="A directory on sys.path (repeatable). Default: inferred from the paths.")
+@_target_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True)
 @click.option("--target-version", default=None, metavar="X.Y",
@@ -203,11 +212,7 @@ class _Progress:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--mode", "modes", default=None, metavar="MODES",
-              help="Comma-separated modes: normal, bare (default: normal,bare).")
-@click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
-              help="A directory on sys.path (repeatable). Default: inferred from the paths.")
+@_target_options
 @click.option("--python", "python", default=None, metavar="PY",
               help="Interpreter to import with (any CPython 3.8+; default: this one).")
 @click.option("-j", "--jobs", type=int, default=None,
