@@ -9,8 +9,11 @@ from __future__ import annotations
 import builtins
 import types
 
-from ..model import ErrorInfo, Frame, Result
+from ..model import Frame, Result
 from .discover import ModuleInfo
+from .frames import (
+    UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
+)
 from .state import MISSING, OPAQUE, ImportState, ModState, Program
 from .events import (
     Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise, SetAttr,
@@ -35,85 +38,6 @@ MODULE_OBJECT_ATTRS = frozenset(dir(types.ModuleType)) | frozenset(
     dir(types.ModuleType("m"))) | {"__file__", "__cached__", "__builtins__", "__path__"}
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 2
-
-
-class SimError(Exception):
-    """A Python exception the simulated import raises."""
-
-    def __init__(self, exc, module, name, message, chain, defined_at=None, uncertain=None):
-        super().__init__(message)
-        self.info = ErrorInfo(exc, module, name, message, chain, defined_at)
-        self.uncertain = uncertain  # raised in code that may not run: why
-        self.explicit = False  # a `raise` statement in the analysed code, not the machinery
-
-
-class SimUnknown(Exception):
-    """The outcome cannot be decided statically; the argument says why."""
-
-
-class _Return(Exception):
-    """A simulated function body reached `return` or `raise`."""
-
-
-def _may_exit(ev: If) -> bool:
-    stack = [*ev.body, *ev.orelse]
-    while stack:
-        e = stack.pop()
-        if e.__class__ is Exit:
-            return True
-        if e.__class__ is If:
-            stack.extend((*e.body, *e.orelse))
-        elif e.__class__ is Try:
-            stack.extend((*e.body, *e.orelse, *e.final, *(x for h in e.handlers for x in h.body)))
-    return False
-
-
-UNDECIDED = object()
-_COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
-            "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
-
-
-def _evaluate(test: tuple, frame) -> object:
-    """A function-body `if` test (conditions.runtime_test) from the literal values the call
-    left in parameters; UNDECIDED when anything it reads is not known."""
-    kind = test[0]
-    if kind == "const":
-        return test[1]
-    if kind == "unknown":
-        return UNDECIDED
-    if kind == "name" or kind == "cmp":
-        name = test[1] if kind == "name" else test[2]
-        value = frame.locals.get(name) if name in frame.local_names else None
-        if value is not None and value[0] == "obj":
-            return True if kind == "name" else test[1] in ("is not", "!=")
-        if value is None or value[0] != "lit":
-            return UNDECIDED
-        return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
-    if kind == "not":
-        inner = _evaluate(test[1], frame)
-        return inner if inner is UNDECIDED else not inner
-    results = [_evaluate(part, frame) for part in test[1]]
-    deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
-    if any(r is not UNDECIDED and deciding(r) for r in results):
-        return kind == "or"
-    return UNDECIDED if any(r is UNDECIDED for r in results) else kind == "and"
-
-
-class Frame_:
-    """A running scope: module top level, a class body, or a called function."""
-
-    __slots__ = ("kind", "module", "locals", "local_names", "global_names", "outer",
-                 "uncertain")
-
-    def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset(),
-                 outer=None):
-        self.kind = kind
-        self.module = module
-        self.locals: dict = {}
-        self.local_names = local_names
-        self.global_names = global_names
-        self.outer = outer  # the function a class body runs in: its locals are visible
-        self.uncertain: str | None = None  # why code from here on may not run
 
 
 class Simulator(ImportState):
@@ -423,7 +347,7 @@ class Simulator(ImportState):
                 frame.locals[name] = ("obj",)  # an object: truthy, not None, no literal
         try:
             self.exec_block(func.body, frame)
-        except _Return:
+        except FunctionReturn:
             pass
         except SimError as err:
             err.uncertain = err.uncertain or frame.uncertain
@@ -432,7 +356,7 @@ class Simulator(ImportState):
             self.calls.pop()
 
     def e_Exit(self, ev: Exit, frame):
-        raise _Return()
+        raise FunctionReturn()
 
     def e_Raise(self, ev: Raise, frame):
         err = self.error(ev.exception, None, None, ev.message)
@@ -583,7 +507,7 @@ class Simulator(ImportState):
     def e_If(self, ev: If, frame):
         cond = ev.cond
         if cond == "unknown" and ev.test is not None and frame.kind == "function":
-            decided = _evaluate(ev.test, frame)
+            decided = evaluate_test(ev.test, frame)
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":
@@ -601,9 +525,9 @@ class Simulator(ImportState):
                         f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
                         "cannot be decided statically")
                     raise
-                except _Return:
+                except FunctionReturn:
                     pass  # the branch may not run: go on with the rest of the body
-            if frame.kind == "function" and not frame.uncertain and _may_exit(ev):
+            if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
 

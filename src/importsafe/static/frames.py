@@ -1,0 +1,85 @@
+"""What the simulator's statements run in: scopes (frames), the exceptions a replay raises,
+and function-body `if` tests decided from a call's arguments."""
+from __future__ import annotations
+
+from ..model import ErrorInfo
+from .events import Exit, If, Try
+
+
+class SimError(Exception):
+    """A Python exception the simulated import raises."""
+
+    def __init__(self, exc, module, name, message, chain, defined_at=None, uncertain=None):
+        super().__init__(message)
+        self.info = ErrorInfo(exc, module, name, message, chain, defined_at)
+        self.uncertain = uncertain  # raised in code that may not run: why
+        self.explicit = False  # a `raise` statement in the analysed code, not the machinery
+
+
+class SimUnknown(Exception):
+    """The outcome cannot be decided statically; the argument says why."""
+
+
+class FunctionReturn(Exception):
+    """A simulated function body reached `return` or `raise`."""
+
+
+def may_exit(ev: If) -> bool:
+    stack = [*ev.body, *ev.orelse]
+    while stack:
+        e = stack.pop()
+        if e.__class__ is Exit:
+            return True
+        if e.__class__ is If:
+            stack.extend((*e.body, *e.orelse))
+        elif e.__class__ is Try:
+            stack.extend((*e.body, *e.orelse, *e.final, *(x for h in e.handlers for x in h.body)))
+    return False
+
+
+UNDECIDED = object()
+_COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
+            "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def evaluate_test(test: tuple, frame) -> object:
+    """A function-body `if` test (conditions.runtime_test) from the literal values the call
+    left in parameters; UNDECIDED when anything it reads is not known."""
+    kind = test[0]
+    if kind == "const":
+        return test[1]
+    if kind == "unknown":
+        return UNDECIDED
+    if kind == "name" or kind == "cmp":
+        name = test[1] if kind == "name" else test[2]
+        value = frame.locals.get(name) if name in frame.local_names else None
+        if value is not None and value[0] == "obj":
+            return True if kind == "name" else test[1] in ("is not", "!=")
+        if value is None or value[0] != "lit":
+            return UNDECIDED
+        return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
+    if kind == "not":
+        inner = evaluate_test(test[1], frame)
+        return inner if inner is UNDECIDED else not inner
+    results = [evaluate_test(part, frame) for part in test[1]]
+    deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
+    if any(r is not UNDECIDED and deciding(r) for r in results):
+        return kind == "or"
+    return UNDECIDED if any(r is UNDECIDED for r in results) else kind == "and"
+
+
+class Frame_:
+    """A running scope: module top level, a class body, or a called function."""
+
+    __slots__ = ("kind", "module", "locals", "local_names", "global_names", "outer",
+                 "uncertain")
+
+    def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset(),
+                 outer=None):
+        self.kind = kind
+        self.module = module
+        self.locals: dict = {}
+        self.local_names = local_names
+        self.global_names = global_names
+        self.outer = outer  # the function a class body runs in: its locals are visible
+        self.uncertain: str | None = None  # why code from here on may not run
