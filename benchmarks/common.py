@@ -48,7 +48,8 @@ wall = time.perf_counter() - t
 signal.setitimer(signal.ITIMER_REAL, 0)
 with open(result, "w") as f:
     rc = None if killed else os.waitstatus_to_exitcode(status)
-    json.dump({"rc": rc, "wall": wall, "maxrss_kb": usage.ru_maxrss}, f)
+    json.dump({"rc": rc, "wall": wall, "maxrss_kb": usage.ru_maxrss,
+               "cpu": usage.ru_utime + usage.ru_stime}, f)
 """
 # Runs this checkout's importsafe CLI (sys.argv[1:] are its arguments).
 BOOT_CODE = "import sys; sys.path.insert(0, {src!r}); sys.argv[0] = 'importsafe'; " \
@@ -124,6 +125,13 @@ def importsafe_command(subcommand: str = "check", flag: str = "--no-cache") -> t
 
 def measure(cmd: list[str], timeout: float, cwd: Path) -> tuple[int | None, float, float, str, str]:
     """Run cmd via LAUNCHER; return (exit code or None on timeout, wall s, peak RSS MB, stdout, stderr)."""
+    m = measure_run(cmd, timeout, cwd)
+    return m["rc"], m["wall"], m["rss_mb"], m["stdout"], m["stderr"]
+
+
+def measure_run(cmd: list[str], timeout: float, cwd: Path) -> dict:
+    """Run cmd via LAUNCHER; return rc (None on timeout), wall (s), rss_mb (the largest single
+    process), cpu (user + system s of it and every descendant it reaped), stdout, stderr."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r", dir=cwd, suffix=".json") as result:
         launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER_CODE, result.name, str(timeout), *cmd]
@@ -133,7 +141,8 @@ def measure(cmd: list[str], timeout: float, cwd: Path) -> tuple[int | None, floa
         if proc.returncode != 0:
             raise BenchError(f"could not run {cmd[0]}:\n{tail(stderr, 5)}")
         m = json.load(result)
-    return m["rc"], m["wall"], m["maxrss_kb"] / 1024, stdout, stderr
+    return {"rc": m["rc"], "wall": m["wall"], "rss_mb": m["maxrss_kb"] / 1024, "cpu": m["cpu"],
+            "stdout": stdout, "stderr": stderr}
 
 
 def tail(text: str, n: int) -> str:

@@ -9,9 +9,12 @@ For each package and each round, every mode alone and then all modes together ("
 with both runners, one right after the other, alternating which goes first, so machine noise
 hits both alike. Every run is `importsafe run PKGDIR --mode M --format json --python VENVPY`
 from this checkout, timed from spawn to exit; peak RSS is the largest single process of its
-tree (ru_maxrss via os.wait4, not a sum: the zygotes share most pages). The runners must give
-the same outcome (outcome, exception, module, name) for every (entry, mode): mismatches are
-printed and make the exit status 1. The ratio no-fork/fork is set against the issue's targets.
+tree (ru_maxrss via os.wait4, not a sum: the zygotes share most pages); cpu s is the user +
+system time of the whole tree, printed as a second ratio that other load on the machine
+disturbs less than wall time. The runners must give the same outcome (outcome, exception,
+module, name) for every (entry, mode): mismatches are printed and make the exit status 1. The
+wall-time ratio no-fork/fork is set against the issue's targets. The 1-minute load average
+before and after each run is printed, to show when something else was running.
 
 `--sample N` restricts both runners to the same N entries (through `importsafe run --entries`):
 a seeded systematic sample of the sorted dotted names (so spread evenly over the package tree,
@@ -45,7 +48,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from common import (PINS, SRC, WORK, BenchError, ensure_venv, fmt, importsafe_command, measure,
+from common import (PINS, SRC, WORK, BenchError, ensure_venv, fmt, importsafe_command, measure_run,
                     package_dir, tail)
 
 PACKAGES = ("sympy", "torch")
@@ -64,6 +67,7 @@ class Run:
     status: str  # ok | error | timeout
     wall_s: float
     rss_mb: float
+    cpu_s: float  # user + system of the whole process tree (less sensitive to others' load)
     rc: int | None
     jobs: int = 0  # (entry, mode) results
     outcomes: dict = field(default_factory=dict)  # outcome -> count
@@ -281,16 +285,18 @@ def bench(args, py: Path, base: list[str], packages: dict[str, Package], scratch
                 for runner in order:
                     cmd = command(base, py, pkg, modes, runner, args)
                     load = os.getloadavg()[0]
-                    rc, wall, rss, out, err = measure(cmd, args.timeout, scratch)
+                    m = measure_run(cmd, args.timeout, scratch)
+                    rc, wall, rss, err = m["rc"], m["wall"], m["rss_mb"], m["stderr"]
                     load = (round(load, 2), round(os.getloadavg()[0], 2))
-                    status, outcomes = judge(rc, out, err)
+                    status, outcomes = judge(rc, m["stdout"], err)
                     counts = Counter(k[0] for k in (outcomes or {}).values())
-                    run = Run(name, label, runner, r, status, wall, rss, rc, len(outcomes or {}),
-                              dict(counts), tail(err, 10) if status != "ok" else "", load)
+                    run = Run(name, label, runner, r, status, wall, rss, m["cpu"], rc,
+                              len(outcomes or {}), dict(counts), tail(err, 10) if status != "ok" else "",
+                              load)
                     runs.append(run)
                     results.append(outcomes)
                     print(f"  round {r + 1}/{args.rounds} {name:6} {label:6} {runner:8} {status:7} "
-                          f"{wall:8.1f}s {rss:7.0f} MB  load {load[0]:.1f}->{load[1]:.1f}  "
+                          f"{wall:8.1f}s cpu {m['cpu']:7.1f}s {rss:7.0f} MB  load {load[0]:.1f}->{load[1]:.1f}  "
                           f"{run.jobs} (entry, mode): {json.dumps(run.outcomes)}", flush=True)
                     if status != "ok":
                         print(f"    importsafe run failed (exit {rc}):\n{run.stderr}", file=sys.stderr)
@@ -350,6 +356,7 @@ def stats(runs: list[Run], name: str, label: str, runner: str) -> dict | None:
     walls = [r.wall_s for r in ok]
     return {"status": "ok" if len(ok) == len(mine) else ",".join(sorted({r.status for r in mine})),
             "median": statistics.median(walls) if walls else None, "min": min(walls, default=None),
+            "cpu": statistics.median(r.cpu_s for r in ok) if ok else None,
             "rss": max(r.rss_mb for r in mine), "jobs": mine[-1].jobs, "outcomes": mine[-1].outcomes}
 
 
@@ -362,32 +369,38 @@ def print_package(pkg: Package, runs: list[Run], labels: list[str], args) -> dic
              f"from the sample" if pkg.sampled else f"all {len(pkg.entries)} entries")
     print(f"\n{pkg.name}: {scope}\n  {pkg.dir}: {pkg.files} .py files, {pkg.bytes / 2**20:.0f} MB on disk")
     print(f"  {'modes':7} {'runner':8} {'status':7} {'median s':>9} {'min s':>8} {'ms/job':>7} "
-          f"{'peak MB':>8} {'jobs':>6}  outcomes")
+          f"{'cpu s':>8} {'peak MB':>8} {'jobs':>6}  outcomes")
     for label in labels:
         for runner in RUNNERS:
             s = stats(runs, pkg.name, label, runner)
             if s:
                 per = s["median"] * 1000 / s["jobs"] if s["median"] and s["jobs"] else None
                 print(f"  {label:7} {runner:8} {s['status']:7} {fmt(s['median'], '.1f'):>9} "
-                      f"{fmt(s['min'], '.1f'):>8} {fmt(per, '.0f'):>7} {s['rss']:8.0f} {s['jobs']:>6}  "
+                      f"{fmt(s['min'], '.1f'):>8} {fmt(per, '.0f'):>7} {fmt(s['cpu'], '.1f'):>8} "
+                      f"{s['rss']:8.0f} {s['jobs']:>6}  "
                       f"{json.dumps(s['outcomes'])}")
     ratios = {}
     for label in [*labels, *(["both"] if "both" not in labels and len(labels) > 1 else [])]:
         parts = [label] if label in labels else labels  # "both" from the sum of the single modes
-        med = {rn: [(stats(runs, pkg.name, p, rn) or {}).get("median") for p in parts] for rn in RUNNERS}
+        st = {rn: [stats(runs, pkg.name, p, rn) or {} for p in parts] for rn in RUNNERS}
+        med = {rn: [x.get("median") for x in v] for rn, v in st.items()}
+        cpu = {rn: sum(x.get("cpu") or 0 for x in v) for rn, v in st.items()}
         how = "" if label in labels else "  (sum of the single-mode runs)"
         target = TARGETS.get(label)
         if all(med["fork"]) and all(med["no-fork"]):
-            ratios[label] = sum(med["no-fork"]) / sum(med["fork"])
-            print(f"  no-fork/fork     {label:7} {ratios[label]:6.2f}x{verdict(ratios[label], target)}"
+            ratios[label] = x = sum(med["no-fork"]) / sum(med["fork"])
+            c = cpu["no-fork"] / cpu["fork"] if cpu["fork"] else None
+            print(f"  no-fork/fork     {label:7} {x:6.2f}x{verdict(x, target)}  (cpu {fmt(c, '.2f', 'x')})"
                   f"{'  [on the sample]' if pkg.sampled else ''}{how}")
         if all(med["fork-all"]) and all(med["no-fork"]):
             # fresh interpreters share nothing: no-fork's mean time per job on the sample, times
             # every job, estimates a full no-fork run
-            full = sum(med["no-fork"]) * len(pkg.entries) / len(pkg.run)
+            scale = len(pkg.entries) / len(pkg.run)
+            full = sum(med["no-fork"]) * scale
             ratios[label + " (extrapolated)"] = x = full / sum(med["fork-all"])
-            print(f"  no-fork/fork-all {label:7} {x:6.2f}x{verdict(x, target)}  [EXTRAPOLATED: no-fork "
-                  f"{full:.0f} s estimated for all {len(pkg.entries)} entries]{how}")
+            c = cpu["no-fork"] * scale / cpu["fork-all"] if cpu["fork-all"] else None
+            print(f"  no-fork/fork-all {label:7} {x:6.2f}x{verdict(x, target)}  (cpu {fmt(c, '.2f', 'x')})"
+                  f"  [EXTRAPOLATED: no-fork {full:.0f} s estimated for all {len(pkg.entries)} entries]{how}")
     return ratios
 
 
