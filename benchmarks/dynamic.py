@@ -3,11 +3,12 @@
 (a fresh interpreter per (entry, mode), the faithful reference), on real packages.
 
     python3 benchmarks/dynamic.py [--packages sympy,torch] [--modes normal,bare] [--rounds 1]
-                                  [--sample N] [--seed S] [-j N] [--skip-both] [--json OUT]
+                                  [--sample N] [--seed S] [--sample-ancestors] [--no-extrapolate]
+                                  [-j N] [--skip-both] [--json OUT]
 
 For each package and each round, every mode alone and then all modes together ("both") are run
-with both runners, one right after the other, alternating which goes first, so machine noise
-hits both alike. Every run is `importsafe run PKGDIR --mode M --format json --python VENVPY`
+with each runner, one right after the other, rotating which goes first, so machine noise
+hits them alike. Every run is `importsafe run PKGDIR --mode M --format json --python VENVPY`
 from this checkout, timed from spawn to exit; peak RSS is the largest single process of its
 tree (ru_maxrss via os.wait4, not a sum: the zygotes share most pages); cpu s is the user +
 system time of the whole tree, printed as a second ratio that other load on the machine
