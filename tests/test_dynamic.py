@@ -214,3 +214,19 @@ def test_other_interpreter(fork):
     expected = {(e.entry, e.mode): e.key for e in read_expected(case)}
     report = api.run([str(case / "compiler_pkg")], python=str(PY38), fork=fork, timeout=20)
     assert keys(report) == expected
+
+
+def test_cli_run_entries_file_restricts_the_entries(tmp_path):
+    listing = tmp_path / "entries.txt"
+    listing.write_text("# two of the example's entries\ncompiler_pkg.backend_api\ncompiler_pkg.ir\n")
+    proc = subprocess.run([sys.executable, "-m", "importsafe", "run",
+                           str(ROOT / "examples" / "compiler_pkg"), "--entries", str(listing),
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    doc = json.loads(proc.stdout)
+    assert {r["entry"] for r in doc["results"]} == {"compiler_pkg.backend_api", "compiler_pkg.ir"}
+    assert proc.returncode == 1  # backend_api fails in bare mode
+    listing.write_text("compiler_pkg.nope\n")
+    proc = subprocess.run([sys.executable, "-m", "importsafe", "run",
+                           str(ROOT / "examples" / "compiler_pkg"), "--entries", str(listing)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
