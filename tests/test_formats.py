@@ -1,6 +1,7 @@
 """Output formats (SARIF, GitHub, JUnit), inline suppressions, baselines, skip/select/ignore."""
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -124,6 +125,94 @@ def test_sarif_from_the_command_line_with_an_outside_file(tmp_path):
         1, 2, 2]
 
 
+def _github_slug(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading (lower case, punctuation dropped, spaces to
+    hyphens)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_sarif_rules_have_a_help_uri_to_their_section_of_the_rules_doc():
+    import tomllib
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    assert sarif.REPOSITORY == urls["Repository"]
+    assert urls["Rules"] == f"{urls['Repository']}/blob/main/docs/rules.md"
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    anchors = {_github_slug(h) for h in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+    doc = sarif.to_dict(Report(()), "/")
+    validate_sarif(doc)
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} == set(importsafe.diagnose.RULES)
+    for rule in rules:
+        uri, _, anchor = rule["helpUri"].partition("#")
+        assert uri == urls["Rules"], rule
+        assert anchor in anchors, f"docs/rules.md has no heading for {rule['id']}: #{anchor}"
+        assert anchor.startswith(rule["id"].lower() + "-")
+    assert next(r["helpUri"] for r in rules if r["id"] == "IS101") == (
+        "https://github.com/OWNER/importsafe/blob/main/docs/rules.md"
+        "#is101-import-from-partial-module")
+
+
+def _sarif_results(proc) -> dict:
+    """(ruleId, file name, line) -> the suppressions of that result (None: not suppressed)."""
+    doc = json.loads(proc.stdout)
+    validate_sarif(doc)
+    out = {}
+    for r in doc["runs"][0]["results"]:
+        loc = r["locations"][0]["physicalLocation"]
+        key = (r["ruleId"], loc["artifactLocation"]["uri"].rsplit("/", 1)[-1],
+               loc["region"]["startLine"])
+        assert key not in out, key  # one result per site, suppressed or not
+        out[key] = r.get("suppressions")
+    return out
+
+
+def test_sarif_exports_waived_failures_as_suppressed_results(tmp_path):
+    cycle(tmp_path, "  # importsafe: ignore[IS101]")  # pkg.a fails at b.py:2, suppressed inline
+    (tmp_path / "pkg" / "c.py").write_text("from .missing import X\n")  # IS104 at c.py:1
+    assert invoke("check", "pkg", "--write-baseline", "base.json", cwd=tmp_path).exit_code == 0
+    recorded = json.loads((tmp_path / "base.json").read_text())["failures"]
+    assert {(f["entry"], f["mode"]) for f in recorded} == {("pkg.c", "normal"), ("pkg.c", "bare")}
+
+    proc = invoke("check", "pkg", "--baseline", "base.json", "--format", "sarif", cwd=tmp_path)
+    assert proc.exit_code == 0, proc.output
+    got = _sarif_results(proc)
+    assert got == {("IS101", "b.py", 2): [{"kind": "inSource"}],
+                   ("IS104", "c.py", 1): [{"kind": "external", "justification": "baseline"}]}
+    # a suppressed result keeps its chain
+    doc = json.loads(proc.stdout)
+    res = next(r for r in doc["runs"][0]["results"] if r["ruleId"] == "IS101")
+    assert len(res["relatedLocations"]) == 3 and res["codeFlows"]
+    assert res["properties"]["entry"] == "pkg.a"
+
+    # a new failure is an unsuppressed result next to them
+    (tmp_path / "pkg" / "d.py").write_text("from .gone import Y\n")
+    proc = invoke("check", "pkg", "--baseline", "base.json", "--format", "sarif", cwd=tmp_path)
+    assert proc.exit_code == 1
+    assert _sarif_results(proc)[("IS104", "d.py", 1)] is None
+    (tmp_path / "pkg" / "d.py").unlink()
+
+    # a site only partly baselined is one unsuppressed result (no suppressed twin)
+    base = json.loads((tmp_path / "base.json").read_text())
+    base["failures"] = [f for f in base["failures"] if f["mode"] == "normal"]
+    (tmp_path / "part.json").write_text(json.dumps(base))
+    proc = invoke("check", "pkg", "--baseline", "part.json", "--format", "sarif", cwd=tmp_path)
+    assert proc.exit_code == 1
+    assert _sarif_results(proc)[("IS104", "c.py", 1)] is None
+
+    # a rule that is not selected is not exported at all
+    proc = invoke("check", "pkg", "--ignore", "IS104", "--format", "sarif", cwd=tmp_path)
+    assert proc.exit_code == 0
+    assert _sarif_results(proc) == {("IS101", "b.py", 2): [{"kind": "inSource"}]}
+
+    # `run` exports its waived failures the same way
+    proc = invoke("run", "pkg", "--baseline", "base.json", "--format", "sarif", "-j", "2",
+                  cwd=tmp_path)
+    assert proc.exit_code == 0, proc.output
+    assert _sarif_results(proc) == {
+        ("IS101", "b.py", 2): [{"kind": "inSource"}],
+        ("IS104", "c.py", 1): [{"kind": "external", "justification": "baseline"}]}
+
+
 # --- GitHub ----------------------------------------------------------------------------------
 
 def test_github_annotations(monkeypatch):
@@ -155,12 +244,13 @@ def test_junit_one_testcase_per_entry_and_mode(monkeypatch):
     (suite,) = root.iter("testsuite")
     assert suite.get("name") == "importsafe"
     cases = suite.findall("testcase")
-    assert len(cases) == 26 == int(suite.get("tests"))
-    assert len({(c.get("classname"), c.get("name")) for c in cases}) == 26
+    assert len(cases) == 30 == int(suite.get("tests"))  # 15 modules x normal, bare
+    assert len({(c.get("classname"), c.get("name")) for c in cases}) == 30
     failed = [c for c in cases if c.find("failure") is not None]
     assert {(c.get("classname"), c.get("name")) for c in failed} == {
-        ("compiler_pkg.backend_api", "bare"), ("compiler_pkg.verifier", "bare")}
-    assert int(suite.get("failures")) == 2 == int(root.get("failures"))
+        ("compiler_pkg.backend_api", "bare"), ("compiler_pkg.verifier", "bare"),
+        ("compiler_pkg.jit", "bare"), ("compiler_pkg.optimizer", "bare")}
+    assert int(suite.get("failures")) == 4 == int(root.get("failures"))
     failure = failed[0].find("failure")
     assert failure.get("type") == "ImportError" and "partially initialized" in failure.get(
         "message")
@@ -261,7 +351,9 @@ def test_baseline_new_failures_fail_old_ones_do_not(tmp_path):
     assert proc.exit_code == 1
     assert "FAIL pkg.c  [normal]" in proc.stdout and "FAIL pkg.a" not in proc.stdout
     proc = invoke("check", "pkg", "--baseline", "base.json", "--format", "sarif", cwd=tmp_path)
-    assert [r["ruleId"] for r in json.loads(proc.stdout)["runs"][0]["results"]] == ["IS104"]
+    results = json.loads(proc.stdout)["runs"][0]["results"]
+    assert [r["ruleId"] for r in results if "suppressions" not in r] == ["IS104"]
+    assert [r["ruleId"] for r in results if "suppressions" in r] == ["IS101"]  # baselined
 
 
 def test_baseline_fingerprint_ignores_lines_but_not_the_chain():

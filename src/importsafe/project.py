@@ -1,12 +1,14 @@
 """Which paths of a project to analyse when nobody said: the configuration's `paths`, else the
-packages at the project root or under `src/`. Shared by the pytest plugin and `importsafe diff`
-(IO: directory listings and the pyproject.toml only)."""
+packages at the project root or under `src/`, or where a setuptools `package-dir` mapping puts
+them. Shared by the command line, the pytest plugin and `importsafe diff` (IO: directory
+listings, pyproject.toml and setup.cfg only)."""
 from __future__ import annotations
 
 import os
 from dataclasses import replace
 
 from .config import Config, ConfigError, find_pyproject, load_config, parse_modes, read_table
+from .static import package_dirs
 
 # directories at a project root that hold packages but are not the project's code
 NOT_CODE = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "example",
@@ -19,8 +21,17 @@ class NoPackages(ConfigError):
 
 
 def default_paths(root: str) -> tuple[str, ...]:
-    """`root/src` when it holds Python, else every regular package directly under `root`
-    (a directory with `__init__.py`) except tests, docs, examples and the like."""
+    """The directories a setuptools `package-dir` mapping of the project at `root` names (the
+    mapped packages' directories, and the `""` source root); else `root/src` when it holds
+    Python, else every regular package directly under `root` (a directory with
+    `__init__.py`) except tests, docs, examples and the like."""
+    mapped = package_dirs.read(root) if os.path.isdir(root) else None
+    if mapped is not None:
+        found = [d for _, d in mapped.dirs]
+        if mapped.root is not None and _holds_python(mapped.root):
+            found.append(mapped.root)
+        if found:
+            return tuple(dict.fromkeys(found))
     src = os.path.join(root, "src")
     if os.path.isdir(src) and _holds_python(src):
         return (src,)

@@ -41,7 +41,7 @@ def _found(roots, top: str) -> bool:
                for r in roots)
 
 
-def _star_from_external(path: str, roots) -> bool:
+def _star_from_external(path: str, roots, mapped=()) -> bool:
     """Does this file run `from M import *` with M outside the source roots?"""
     try:
         with open(path, "rb") as f:
@@ -50,24 +50,28 @@ def _star_from_external(path: str, roots) -> bool:
         return False
     return any(isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
                and any(a.name == "*" for a in node.names)
+               and node.module.partition(".")[0] not in mapped
                and not _found(roots, node.module.partition(".")[0])
                for node in ast.walk(tree))
 
 
-def external_assumption(real: Result, roots) -> bool:
-    """Is this real failure one static analysis assumes away (see the module docstring)?"""
+def external_assumption(real: Result, roots, mapped=()) -> bool:
+    """Is this real failure one static analysis assumes away (see the module docstring)?
+    `mapped`: top-level packages analysed although in no source root (package-dir)."""
     err = real.error
     if err is None:
         return False
-    if err.module and not _found(roots, err.module.partition(".")[0]):
+    top = err.module.partition(".")[0] if err.module else None
+    if top and top not in mapped and not _found(roots, top):
         return True  # missing, failing or lacking a name: a module in no source root
     if err.exception == "NameError" and err.chain:
-        return _star_from_external(err.chain[-1].file, roots)
+        return _star_from_external(err.chain[-1].file, roots, mapped)
     return False
 
 
-def compare(static: Report, dynamic: Report) -> tuple[Diagnostic, ...]:
-    """One diagnostic per (entry, mode) where the static and the real outcome differ."""
+def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...]:
+    """One diagnostic per (entry, mode) where the static and the real outcome differ.
+    `mapped`: top-level packages in directories of their own (setuptools package-dir)."""
     real = {(r.entry, r.mode): r for r in dynamic.results}
     roots = list(static.roots or dynamic.roots)
     out: list[Diagnostic] = []
@@ -87,7 +91,7 @@ def compare(static: Report, dynamic: Report) -> tuple[Diagnostic, ...]:
         if s.outcome == "unknown":
             out.append(diagnostic("IS202", file, line, f"{what}; static: {s.reason}",
                                   s.entry, s.mode))
-        elif s.outcome == "ok" and external_assumption(d, roots):
+        elif s.outcome == "ok" and external_assumption(d, roots, mapped):
             out.append(diagnostic("IS203", file, line, what, s.entry, s.mode))
         else:
             out.append(diagnostic("IS201", file, line, what, s.entry, s.mode))

@@ -1,8 +1,10 @@
 """SARIF 2.1.0 (`--format sarif`), e.g. for GitHub code scanning.
 
-One run; the rules are diagnose.RULES; one result per diagnostic, located at its failure site.
-For a failure, the chain of executing modules (each with the line that imported the next) is
-given twice: as `relatedLocations` and as a code flow, which GitHub shows step by step.
+One run; the rules are diagnose.RULES, each with a `helpUri` to its section of docs/rules.md;
+one result per diagnostic, located at its failure site. For a failure, the chain of executing
+modules (each with the line that imported the next) is given twice: as `relatedLocations` and
+as a code flow, which GitHub shows step by step. Failures waived by an inline comment or the
+baseline are results too, carrying `suppressions` (GitHub shows them as dismissed).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from ..diagnose import RULES
+from ..diagnose import RULES, diagnose, group_key
 from ..model import Diagnostic, Report, Result
 from .json import _rel
 
@@ -20,6 +22,9 @@ SCHEMA_URI = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schema
               "sarif-schema-2.1.0.json")
 BASE_ID = "SRCROOT"
 RULES_DOC = "docs/rules.md"
+# the repository's address, as in pyproject.toml [project.urls] (a test keeps them equal)
+REPOSITORY = "https://github.com/OWNER/importsafe"
+RULES_URL = f"{REPOSITORY}/blob/main/{RULES_DOC}"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
@@ -35,8 +40,7 @@ def rule_dict(rule) -> dict:
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": f"{rule.code} {rule.name}: {rule.summary}."},
-        # helpUri must be an absolute URI (schema format "uri"), and the docs have no
-        # published address; so the help text points to the rule's section instead
+        "helpUri": f"{RULES_URL}#{_anchor(rule.code, rule.name)}",  # absolute, as required
         "help": {"text": f"{rule.summary}. See {doc}.",
                  "markdown": f"{rule.summary}. See [{rule.code}]({doc})."},
         "defaultConfiguration": {"level": LEVEL.get(rule.severity, "warning")},
@@ -106,6 +110,34 @@ def result_dict(d: Diagnostic, rule_index: dict[str, int], failure: Result | Non
     return res
 
 
+# How a waiver is exported. "ignored" (the rule is not selected: --select/--ignore) is not
+# exported at all: deselecting a rule means not running it, as a linter's --select does, so
+# its findings are not results, suppressed or otherwise; exporting them would fill code
+# scanning with dismissed alerts of a rule the project turned off (and, were it selected
+# again, they would come back as dismissed instead of new).
+SUPPRESSIONS = {"suppressed": {"kind": "inSource"},  # a `# importsafe: ignore[...]` comment
+                "baselined": {"kind": "external", "justification": "baseline"}}
+
+
+def waived_diagnostics(report: Report) -> list[tuple[Diagnostic, list[dict]]]:
+    """The diagnostics the waivers dropped (suppress.py drops one when every (entry, mode) of
+    its site is waived), each with its SARIF suppressions. A site that is only partly waived
+    (some of its failures baselined, others new) still has its diagnostic, unsuppressed, and
+    no suppressed twin: code scanning would take both for one alert."""
+    groups: dict[tuple, list[Result]] = {}
+    for r in report.results:
+        if r.outcome in ("error", "unknown"):  # what diagnose reports per site
+            groups.setdefault(group_key(r), []).append(r)
+    out = []
+    for group in groups.values():
+        kinds = sorted({r.waived for r in group if r.waived in SUPPRESSIONS})
+        if not kinds or any(r.waived not in SUPPRESSIONS for r in group):
+            continue
+        (d,) = diagnose(group, {}, ())
+        out.append((d, [dict(SUPPRESSIONS[k]) for k in kinds]))
+    return out
+
+
 def to_dict(report: Report, base: str | None = None) -> dict:
     from .. import __version__  # here: the package may still be initialising at import time
     rules = list(RULES.values())
@@ -115,6 +147,10 @@ def to_dict(report: Report, base: str | None = None) -> dict:
     for d in report.diagnostics:
         failure = by_pair.get((d.entry, d.mode)) if d.entry is not None else None
         results.append(result_dict(d, index, failure, base))
+    for d, suppressions in waived_diagnostics(report):
+        res = result_dict(d, index, by_pair.get((d.entry, d.mode)), base)
+        res["suppressions"] = suppressions
+        results.append(res)
     run: dict = {
         "tool": {"driver": {"name": "importsafe", "version": __version__,
                             "rules": [rule_dict(r) for r in rules]}},

@@ -71,10 +71,12 @@ def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
     return None
 
 
-def scan_package(root: str, top: str, problems: list) -> list[ModuleInfo]:
-    """Every module of the top-level package/module `top` under `root` (iterative walk)."""
+def scan_package(root: str, top: str, problems: list, base: str | None = None
+                 ) -> list[ModuleInfo]:
+    """Every module of the top-level package/module `top` under `root` (iterative walk), or
+    in the directory `base` when a package-dir mapping puts it there."""
     out: list[ModuleInfo] = []
-    base = os.path.join(root, top)
+    base = base or os.path.join(root, top)
     if not os.path.isdir(base):
         for suffix in SOURCE_SUFFIXES + OPAQUE_SUFFIXES:
             if os.path.isfile(base + suffix):
