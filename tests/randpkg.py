@@ -21,6 +21,7 @@ order only, which a static simulator can answer exactly.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +139,10 @@ class Generator:
         self.p_relative = r.choice([0.2, 0.5, 0.8])
         self.p_value = r.choice([0.35, 0.5, 0.6])  # `from X import name` vs module imports
         self.p_back = r.choice([0.1, 0.2, 0.35])  # imports against the layering
+        # PEP 810 explicit `lazy import` / `lazy from` on module-level imports: in a quarter of
+        # the packages. Its own stream, so every other draw (and package) stays as it was.
+        self.lazy_rng = random.Random(seed * 7919 + 810)
+        self.p_lazy_kw = self.lazy_rng.choice([0.0, 0.0, 0.0, 0.3])
 
     # ------------------------------------------------------------------ helpers
     def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
@@ -148,6 +153,10 @@ class Generator:
 
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
+
+    def maybe_lazy(self, line: str) -> str:
+        """A module-level import line, written `lazy ...` (PEP 810) in some packages."""
+        return "lazy " + line if self.lazy_rng.random() < self.p_lazy_kw else line
 
     # ------------------------------------------------------------------ tree
     def plan_tree(self) -> None:
@@ -220,7 +229,7 @@ class Generator:
             fallback = "\n".join(f"    {n} = None" for n in names)
             text = f"try:\n    {line}\nexcept ImportError:\n{fallback}"
         else:
-            text = line
+            text = self.maybe_lazy(line)
         s = self.stmt(m, "import", self.import_priority(), text=text)
         out = [Binding(n, "value", t, n, s, guard) for n in names]
         m.bindings += out
@@ -253,7 +262,7 @@ class Generator:
         if guard == "try":
             text = f"try:\n    {line}\nexcept ImportError:\n    {local} = None"
         else:
-            text = line
+            text = self.maybe_lazy(line)
         s = self.stmt(m, "import", self.import_priority(), text=text)
         b = Binding(local, "module", t, expr, s, guard)
         m.bindings.append(b)
@@ -671,9 +680,14 @@ class Generator:
         files = {}
         for m in sorted(self.modules, key=lambda m: m.name):
             src = self.render(m)
-            compile(src, m.path, "exec")  # a generator bug must fail loudly, here
+            compile(eager(src), m.path, "exec")  # a generator bug must fail loudly, here
             files[m.path] = src
         return files
+
+
+def eager(src: str) -> str:
+    """The source without PEP 810 `lazy` keywords (3.15 syntax), for compile() here."""
+    return re.sub(r"(?m)^(\s*)lazy (import|from) ", r"\1\2 ", src)
 
 
 def generate(seed: int) -> dict[str, str]:

@@ -76,6 +76,16 @@ def case_python(case_dir: Path) -> str | None:
     return sys.executable
 
 
+def case_target(case_dir: Path) -> tuple[int, int]:
+    """A `# target: X.Y` line in expected.txt: the Python version the static analysis
+    targets (`--target-version`; e.g. 3.15 for `__lazy_modules__`); 3.11 otherwise."""
+    for raw in (case_dir / "expected.txt").read_text().splitlines():
+        if raw.startswith("# target:"):
+            major, minor = raw.split(":", 1)[1].strip().split(".")[:2]
+            return int(major), int(minor)
+    return (3, 11)
+
+
 def case_dirs():
     """Every fixture root with an expected.txt, and the bundled examples root."""
     dirs = sorted(p for p in CASES.iterdir() if (p / "expected.txt").is_file())

@@ -2,7 +2,7 @@
 import pytest
 
 import importsafe
-from support import case_dirs, outcome_key, read_expected
+from support import case_dirs, case_target, outcome_key, read_expected
 from importsafe.report.json import result_dict
 
 
@@ -10,7 +10,7 @@ from importsafe.report.json import result_dict
 def test_static_prediction_matches_expectations(case):
     expected = read_expected(case)
     modes = tuple(dict.fromkeys(e.mode for e in expected))
-    report = importsafe.check([str(case)], modes=modes)
+    report = importsafe.check([str(case)], modes=modes, target_version=case_target(case))
     got = {(r.entry, r.mode): r for r in report.results}
     listed = {(e.entry, e.mode) for e in expected}
     assert set(got) == listed, f"entries differ: static {sorted(set(got) - listed)}, " \

@@ -48,7 +48,8 @@ def test_example_json_has_one_result_per_entry_and_mode():
     assert pairs == {(m, mode) for m in modules for mode in ("normal", "bare")}
     failing = [r for r in doc["results"] if r["outcome"] == "error"]
     assert {(r["entry"], r["mode"]) for r in failing} == {
-        ("compiler_pkg.backend_api", "bare"), ("compiler_pkg.verifier", "bare")}
+        ("compiler_pkg.backend_api", "bare"), ("compiler_pkg.verifier", "bare"),
+        ("compiler_pkg.jit", "bare"), ("compiler_pkg.optimizer", "bare")}
     err = next(r for r in failing if r["entry"] == "compiler_pkg.backend_api")["error"]
     assert (err["exception"], err["module"], err["name"]) == (
         "ImportError", "compiler_pkg.backend_api", "Spec")
@@ -57,6 +58,25 @@ def test_example_json_has_one_result_per_entry_and_mode():
     assert all(isinstance(f["line"], int) and f["file"].endswith(".py") for f in err["chain"])
     for d in doc["diagnostics"]:
         assert set(d) >= {"code", "name", "severity", "file", "line", "message"}
+
+
+def test_example_lazy_mode_removes_two_failures_and_keeps_jit_optimizer():
+    """PEP 810 lazy mode: the two cycles that need names only later stop failing; the cycle
+    whose names are used while the modules run (jit <-> optimizer) still fails, at the use
+    site, with the `lazy` declaration on the chain."""
+    proc = run_cli("check", EXAMPLE, "--mode", "lazy", "--format", "json")
+    assert proc.returncode == 1, proc.stdout
+    doc = json.loads(proc.stdout)
+    failing = [r for r in doc["results"] if r["outcome"] != "ok"]
+    assert [(r["entry"], r["mode"]) for r in failing] == [("compiler_pkg.optimizer", "lazy")]
+    err = failing[0]["error"]
+    assert (err["exception"], err["module"], err["name"]) == (
+        "ImportError", "compiler_pkg.optimizer", "Optimizer")
+    steps = [(f["module"], Path(f["file"]).name, f["line"]) for f in err["chain"]]
+    assert steps == [("compiler_pkg.optimizer", "optimizer.py", 5),  # class ...(JitBackend)
+                     ("compiler_pkg.optimizer", "optimizer.py", 2),  # from .jit import ...
+                     ("compiler_pkg.jit", "jit.py", 22),  # DEFAULT_OPTIMIZER = Optimizer()
+                     ("compiler_pkg.jit", "jit.py", 20)]  # from .optimizer import Optimizer
 
 
 def test_clean_package_exits_zero(tmp_path):

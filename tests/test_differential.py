@@ -18,9 +18,9 @@ import pytest
 import randpkg
 from support import outcome_key, run_cpython
 
-MODES = ("normal", "bare")
+MODES = ("normal", "bare", "lazy")  # lazy: PEP 810 emulated on this interpreter (lazyemu.py)
 N = int(os.environ.get("IMPORTSAFE_DIFF_N", "300"))
-EXPECTED_EXCEPTIONS = {"ImportError", "AttributeError", "NameError"}
+EXPECTED_EXCEPTIONS = {"ImportError", "AttributeError", "NameError", "ImportCycleError"}
 
 
 def list_modules(pkg_dir: Path) -> list[str]:
@@ -85,7 +85,7 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         assert files == randpkg.generate(seed), f"seed {seed} is not deterministic"
         assert 3 <= len(files) <= 12
         for rel, src in files.items():
-            compile(src, rel, "exec")
+            compile(randpkg.eager(src), rel, "exec")
     real = reality(seeds, tmp_path)
     with capsys.disabled():
         print(f"\nrandpkg over {len(real)} packages: {distribution(real)}")
@@ -98,6 +98,7 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         sources = "\n".join(p.read_text() for p in pkg.rglob("*.py"))
         known = set(re.findall(r"^\s*(?:def|class) (\w+)|^(\w+) =", sources, re.M))
         known = {a or b for a, b in known} | {m.rpartition(".")[2] for m in list_modules(pkg)}
+        known |= set(re.findall(r" as (\w+)", sources))  # ImportCycleError names the binding
         for (entry, mode), r in results.items():
             if r["outcome"] == "ok":
                 continue
@@ -111,7 +112,7 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
     total = sum(len(results) for _, results in real.values())
     share = sum(kinds.values()) / total
     assert 0.25 <= share <= 0.65, f"failing share {share:.0%} is off the 30-60% target"
-    for exc in EXPECTED_EXCEPTIONS:
+    for exc in EXPECTED_EXCEPTIONS - {"ImportCycleError"}:  # re-entrant lazy proxies: rare
         assert kinds[exc] >= 0.02 * total, f"too few {exc}: {kinds}"
 
 

@@ -63,7 +63,11 @@ def test_example_fix_write_edits_exactly_the_two_statements(tmp_path):
     shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg")
     before = tree(tmp_path)
     proc = run_cli("fix", tmp_path / "compiler_pkg", "--write")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # jit <-> optimizer uses names of each other while running: no import edit fixes it
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "still failing: compiler_pkg.optimizer [bare] ImportError" in proc.stdout
+    assert "no safe edit for " in proc.stdout and "optimizer.py:2: its names are used while " \
+        "the module runs (JitBackend)" in proc.stdout
     after = tree(tmp_path)
     changed = sorted(k for k in before if before[k] != after[k])
     assert changed == ["compiler_pkg/capture/_capture.py", "compiler_pkg/program/_program.py"]
@@ -74,18 +78,25 @@ def test_example_fix_write_edits_exactly_the_two_statements(tmp_path):
         assert removed == [moved] and [x.strip() for x in added] == [moved]
     assert "`import compiler_pkg` no longer loads compiler_pkg.verifier" in proc.stdout
     assert "diagnostics.py:" in proc.stdout and "breaks after this fix" in proc.stdout
-    check = run_cli("check", tmp_path / "compiler_pkg")
-    assert check.returncode == 0, check.stdout
-    ran = run_cli("run", tmp_path / "compiler_pkg")
-    assert ran.returncode == 0, ran.stdout
-    assert all_ok_in_cpython(tmp_path, tmp_path / "compiler_pkg") == []
+    remaining = [("compiler_pkg.optimizer", "bare")]
+    check = run_cli("check", tmp_path / "compiler_pkg", "--format", "json")
+    assert check.returncode == 1, check.stdout
+    assert [(r["entry"], r["mode"]) for r in json.loads(check.stdout)["results"]
+            if r["outcome"] != "ok"] == remaining
+    ran = run_cli("run", tmp_path / "compiler_pkg", "--format", "json")
+    assert ran.returncode == 1, ran.stdout
+    assert [(r["entry"], r["mode"]) for r in json.loads(ran.stdout)["results"]
+            if r["outcome"] != "ok"] == remaining
+    assert [(r["entry"], r["mode"], r["error"]["module"], r["error"]["name"])
+            for r in all_ok_in_cpython(tmp_path, tmp_path / "compiler_pkg")] == [
+        ("compiler_pkg.optimizer", "bare", "compiler_pkg.optimizer", "Optimizer")]
 
 
 def test_diff_prints_and_changes_nothing(tmp_path):
     shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg")
     before = tree(tmp_path)
     proc = run_cli("fix", tmp_path / "compiler_pkg", "--diff")
-    assert proc.returncode == 0
+    assert proc.returncode == 1  # jit <-> optimizer is left: no import edit fixes it
     assert proc.stdout.count("+++ b/") == 2 and "+        from ..backend_api import Spec" in \
         proc.stdout
     assert tree(tmp_path) == before

@@ -14,13 +14,17 @@ def test_lazy_imports_parse_and_are_marked_lazy():
     assert lazy == {(Import, 1, False), (Import, 2, True), (ImportFrom, 3, True)}
 
 
-def test_lazy_imports_are_reported_unknown_until_modelled(tmp_path):
+def test_explicit_lazy_imports_are_analysed_on_this_interpreter(tmp_path):
+    """`lazy from . import b` (3.15 syntax) is lazy in every mode (docs/lazy.md L2): the
+    cycle a <-> b that fails eagerly works, and nothing reports a syntax error."""
     write(tmp_path, {"lz/__init__.py": "", "lz/a.py": "lazy from . import b\nA = 1\n",
                      "lz/b.py": "from .a import A\n"})
     report = importsafe.check([tmp_path / "lz"])
-    result = report.result("lz.a", "bare")
-    assert result.outcome == "unknown" and "lazy" in result.reason
+    assert [r.outcome for r in report.results] == ["ok"] * len(report.results)
     assert not [d for d in report.diagnostics if d.code == "IS001"]
+    (tmp_path / "lz" / "a.py").write_text("from . import b\nA = 1\n")
+    eager = importsafe.check([tmp_path / "lz"])
+    assert eager.result("lz.a", "bare").outcome == "error"
 
 
 def test_type_parameters_are_bound_inside_their_definition():

@@ -10,17 +10,17 @@ from fnmatch import fnmatchcase
 from typing import Iterable, Sequence
 
 from .cache import FactsCache
-from .diagnose import diagnose
+from .diagnose import RULES, diagnose
 from .explain import Explanation, explain_entry
 from .dynamic.runner import DEFAULT_TIMEOUT, DynamicReport, ProbeError, Progress, run_jobs
 from .dynamic.verify import RUN_RULES, compare, diagnostic
-from .model import MODES, Report, Result
+from .model import ALL_MODES, MODES, Diagnostic, Report, Result
 from .parallel import map_slices, no_cyclic_gc
 from .shard import take_shard
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, ModuleFacts
 from .static.facts import facts_from_source
-from .static.layout import InputError, Target, find_top, is_entry, resolve_targets, scan
+from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
 from .static.simulate import simulate
 from .static.state import Program
 
@@ -72,10 +72,13 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
-                       cache: FactsCache | None = None):
+                       cache: FactsCache | None = None, mapped: dict[str, str] | None = None):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
     package of the source roots that their imports name, until nothing new is reached.
-    Function bodies are stubs here: the few called at import time are loaded on demand."""
+    Function bodies are stubs here: the few called at import time are loaded on demand.
+    `mapped`: top-level packages in directories of their own (setuptools package-dir)."""
+    mapped = dict(mapped or {})
+    mapped.update((t.top, t.base) for t in targets if t.base is not None)
     problems: list = []
     index: dict[str, ModuleInfo] = {}
     facts: dict[str, ModuleFacts] = {}
@@ -87,7 +90,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             if top in scanned:
                 continue
             scanned.add(top)
-            for info in scan(root, top, problems):
+            for info in scan(root, top, problems, mapped.get(top)):
                 index.setdefault(info.name, info)
                 new.append(info)
         fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache)
@@ -97,7 +100,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             for imported in facts[name].imports:
                 top = imported.partition(".")[0]
                 if top not in scanned:
-                    root = find_top(roots, top)
+                    root = mapped.get(top) or find_top(roots, top)
                     if root is None:
                         scanned.add(top)
                     else:
@@ -120,18 +123,19 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          memo: bool = True, cache_dir: str | None = None) -> Loaded:
     """Discover and parse (facts cached in `cache_dir` when given); raises InputError when
     nothing can be analysed."""
-    roots, targets = resolve_targets(list(paths), list(source_roots))
+    roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
     cache = FactsCache(cache_dir) if cache_dir else None
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
-                                                    cache)
+                                                    cache, mapped)
     entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
-                           and is_entry(n, targets) and not n.endswith("__main__")))
+                           and is_entry(n, targets, i.kind == "package")
+                           and not n.endswith("__main__")))
     if not entries:
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
-        index[name], target_version, bodies=True, cache=cache))
+        index[name], target_version, bodies=True, cache=cache), target_version=target_version)
     return Loaded(program, entries, tuple(roots), tuple(problems))
 
 
@@ -151,7 +155,35 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
             lambda part: [simulate(e, m, program) for e, m in part], todo,
             workers if len(todo) >= PARALLEL_MIN_FILES else 1))
     diagnostics = diagnose(results, program.facts, loaded.problems)
+    if "lazy" in modes:
+        diagnostics = tuple(sorted(diagnostics + lazy_side_effects(loaded, skip),
+                                   key=lambda d: (d.file, d.line, d.code, d.message)))
     return Report(results, diagnostics, "static", loaded.roots)
+
+
+def lazy_side_effects(loaded: Loaded, skip: Sequence[str] = ()) -> tuple[Diagnostic, ...]:
+    """IS108 (docs/lazy.md L7): imports in the checked modules that only run for their side
+    effects, which lazy mode never runs."""
+    from .static.sideeffects import skipped
+    index, facts = loaded.program.index, loaded.program.facts
+    rule = RULES["IS108"]
+    out = []
+    for name in unskipped(loaded.entries, skip):
+        f = facts.get(name)
+        if f is None or f.problem is not None:
+            continue
+        try:
+            with open(f.path, "rb") as fh:
+                source = fh.read()
+        except OSError:
+            continue
+        for found in skipped(f, source, index.__contains__):
+            out.append(Diagnostic(
+                rule.code, rule.name, rule.severity, found.path, found.line,
+                f"'{found.name}' is never read in {name}: under lazy imports (PEP 810) "
+                f"{found.module} is then never imported, and whatever running it does "
+                "(registration, patching) never happens", name, "lazy"))
+    return tuple(out)
 
 
 def explain(paths: Iterable[str], entry: str, mode: str = "normal",
@@ -202,14 +234,14 @@ def discover_entries(targets: list[Target], problems: list) -> dict[str, ModuleI
     `discover_and_parse`), kept when under a requested path."""
     index: dict[str, ModuleInfo] = {}
     scanned: set[str] = set()
-    for root, top in dict.fromkeys((t.root, t.top) for t in targets):
+    for root, top, base in dict.fromkeys((t.root, t.top, t.base) for t in targets):
         if top in scanned:
             continue
         scanned.add(top)
-        for info in scan(root, top, problems):
+        for info in scan(root, top, problems, base):
             index.setdefault(info.name, info)
     return {n: i for n, i in sorted(index.items())
-            if i.kind in ("module", "package") and is_entry(n, targets)
+            if i.kind in ("module", "package") and is_entry(n, targets, i.kind == "package")
             and not n.endswith("__main__")}
 
 
@@ -217,11 +249,14 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
         jobs: int | None = None, timeout: float | None = DEFAULT_TIMEOUT, fork: bool = True,
         source_roots: Sequence[str] = (), capture: bool = False,
         progress: Progress | None = None, zygotes: bool = True,
-        entries: Iterable[str] | None = None, skip: Sequence[str] = ()) -> DynamicReport:
+        entries: Iterable[str] | None = None, skip: Sequence[str] = (),
+        target_version: tuple[int, int] | None = None) -> DynamicReport:
     """Import, for real, every entry under `paths` first in a fresh interpreter (or a fork
     that has not imported its package), in every mode. Same entries as `check`, or only
-    `entries` (dotted names, each of which must be one of them)."""
-    roots, targets = resolve_targets(list(paths), list(source_roots))
+    `entries` (dotted names, each of which must be one of them). Mode `lazy` (and explicit
+    `lazy` syntax in any mode) runs under the PEP 810 emulation before Python 3.15;
+    `target_version` before 3.15 makes it ignore `__lazy_modules__` (docs/lazy.md)."""
+    roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     problems: list = []
     index = discover_entries(targets, problems)
     if not index:
@@ -239,12 +274,14 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
     if skip:
         kept = set(unskipped(index, skip))
         index = {n: i for n, i in index.items() if n in kept}
-    bad = [m for m in modes if m not in MODES]
+    bad = [m for m in modes if m not in ALL_MODES]
     if bad:
-        raise InputError(f"dynamic runs support modes {', '.join(MODES)}, not {', '.join(bad)}")
+        raise InputError(f"dynamic runs support modes {', '.join(ALL_MODES)}, "
+                         f"not {', '.join(bad)}")
     todo = [(e, m) for e in index for m in modes]
     try:
         ran = run_jobs(roots, todo, python=python, workers=jobs, timeout=timeout, fork=fork,
+                       package_dirs=mapped, target_version=target_version,
                        capture=capture, progress=progress, zygotes=zygotes)
     except ProbeError as exc:
         raise InputError(str(exc)) from None
@@ -271,9 +308,11 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
     static = check(paths, modes=modes, source_roots=source_roots,
                    target_version=target_version, jobs=jobs, skip=skip)
     dynamic = run(paths, modes=modes, python=python, jobs=jobs, timeout=timeout, fork=fork,
-                  source_roots=source_roots, progress=progress, skip=skip)
-    merged = Report(static.results, static.diagnostics + compare(static, dynamic), "verify",
-                    static.roots)
+                  source_roots=source_roots, progress=progress, skip=skip,
+                  target_version=target_version)
+    mapped = resolve_layout(paths, list(source_roots))[2]  # packages outside the roots
+    merged = Report(static.results, static.diagnostics + compare(static, dynamic, mapped),
+                    "verify", static.roots)
     return merged, dynamic
 
 

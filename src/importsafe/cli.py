@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from . import api, fixing
+from . import api
 from .cache import default_dir as default_cache_dir
 from .shard import merge as merge_reports
 from .shard import ShardError, parse_shard
@@ -71,7 +71,7 @@ def _target_options(command):
     for option in reversed((
             click.argument("paths", nargs=-1, type=click.Path()),
             click.option("--mode", "modes", default=None, metavar="MODES",
-                         help="Comma-separated modes: normal, bare (default: normal,bare)."),
+                         help="Comma-separated modes: normal, bare, lazy (default: normal,bare)."),
             click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
                          help="A directory on sys.path (repeatable). Default: inferred from "
                               "the paths."))):
@@ -158,6 +158,7 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
         if dynamic is not None:
             _render_comparison(report, console, base)
         if compat:
+            from . import fixing  # libcst: loaded only by the commands that rewrite code
             outcome = fixing.plan(config.paths, config.modes, config.source_roots,
                                   config.target_version)
             hidden = fixing.hidden_reads(config.paths, config.source_roots,
@@ -228,14 +229,19 @@ class _Progress:
 @click.option("--entries", "entries_file", default=None, type=click.Path(dir_okay=False),
               metavar="FILE", help="Run only these entries: dotted names, one per line "
                                    "(each must be an entry under PATHS).")
+@click.option("--target-version", default=None, metavar="X.Y",
+              help="Python version the code is for: before 3.15 the PEP 810 emulation "
+                   "ignores __lazy_modules__, as `check` does.")
 @_policy_options
 def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_output,
-        entries_file, skip, select, ignore, baseline) -> None:
-    """Import every module under PATHS for real, first, in a fresh interpreter, in every mode."""
+        entries_file, target_version, skip, select, ignore, baseline) -> None:
+    """Import every module under PATHS for real, first, in a fresh interpreter, in every mode.
+    Mode `lazy` is PEP 810's global lazy mode: `-X lazy_imports=all` semantics on Python
+    3.15+, an emulation for the analysed package before (docs/lazy.md)."""
     err = Console(stderr=True)
     try:
-        config = _configure(paths, source_roots, modes, None, skip=skip, select=select,
-                            ignore=ignore, baseline=baseline)
+        config = _configure(paths, source_roots, modes, target_version, skip=skip,
+                            select=select, ignore=ignore, baseline=baseline)
         if jobs is not None and jobs < 1:
             raise ConfigError("-j/--jobs must be at least 1")
         if timeout <= 0:
@@ -245,7 +251,8 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
             report = api.run(config.paths, modes=config.modes, python=python, jobs=jobs,
                              timeout=timeout, fork=not no_fork,
                              source_roots=config.source_roots, capture=show_output,
-                             progress=progress, entries=entries, skip=config.skip)
+                             progress=progress, entries=entries, skip=config.skip,
+                             target_version=config.target_version)
         report, _ = suppress.apply_policy(report, config.select, config.ignore,
                                           config.baseline)
     except (ConfigError, api.InputError) as exc:
@@ -291,7 +298,7 @@ def _read_entries(path: str) -> list[str]:
 @cli.command()
 @click.argument("entry")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--mode", type=click.Choice(["normal", "bare"]), default="normal",
+@click.option("--mode", type=click.Choice(["normal", "bare", "lazy"]), default="normal",
               show_default=True)
 @click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
               help="A directory on sys.path (repeatable). Default: inferred from the paths.")
@@ -326,7 +333,7 @@ def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--mode", "modes", default=None, metavar="MODES",
-              help="Comma-separated modes to make pass: normal, bare (default: both).")
+              help="Comma-separated modes to make pass: normal, bare, lazy (default: normal,bare).")
 @click.option("--source-root", "source_roots", multiple=True, type=click.Path())
 @click.option("--diff", "show_diff", is_flag=True, help="Print the edits as a unified diff.")
 @click.option("--write", is_flag=True, help="Apply the edits (atomically, verified first).")
@@ -341,6 +348,7 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
     err = Console(stderr=True)
     try:
         config = _configure(paths, source_roots, modes, target_version)
+        from . import fixing  # libcst: loaded only by the commands that rewrite code
         outcome = fixing.fix(config.paths, config.modes, config.source_roots,
                              config.target_version, write=write)
         hidden = fixing.hidden_reads(config.paths, config.source_roots,
@@ -363,7 +371,7 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Where to write (default: tests/test_importsafe_first_imports.py).")
 @click.option("--mode", "modes", default=None, metavar="MODES",
-              help="Comma-separated modes: normal, bare (default: normal,bare).")
+              help="Comma-separated modes: normal, bare, lazy (default: normal,bare).")
 @click.option("--source-root", "source_roots", multiple=True, type=click.Path())
 @click.option("--force", is_flag=True, help="Overwrite a file gen-test did not write.")
 def gen_test(paths, output, modes, source_roots, force) -> None:
@@ -398,7 +406,7 @@ def gen_test(paths, output, modes, source_roots, force) -> None:
                    "[tool.importsafe] paths of each revision, else the packages at the "
                    "root or under src/).")
 @click.option("--mode", "modes", default=None, metavar="MODES",
-              help="Comma-separated modes: normal, bare (default: normal,bare).")
+              help="Comma-separated modes: normal, bare, lazy (default: normal,bare).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def diff_cmd(base, head, paths, modes, fmt) -> None:

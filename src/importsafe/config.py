@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 
@@ -46,9 +47,7 @@ def parse_modes(text: str | list) -> tuple[str, ...]:
     bad = [m for m in modes if m not in ALL_MODES]
     if bad or not modes:
         raise ConfigError(f"unknown mode {', '.join(bad) or '(none)'}; choose from "
-                          f"{', '.join(MODES)}")
-    if "lazy" in modes:
-        raise ConfigError("mode 'lazy' (PEP 810) is not implemented yet; use normal, bare")
+                          f"{', '.join(ALL_MODES)}")
     return modes
 
 
@@ -60,12 +59,30 @@ def parse_version(text: str) -> tuple[int, int]:
     return major, minor
 
 
-def read_table(path: str) -> dict:
+def requires_python_floor(spec) -> str | None:
+    """The oldest Python a `requires-python` specifier admits, as "3.X" (None if it names no
+    lower bound we can read): ">=3.9,<4" -> "3.9", "~=3.10" -> "3.10", "==3.12.*" -> "3.12"."""
+    if not isinstance(spec, str):
+        return None
+    floor: tuple[int, int] | None = None
+    for clause in spec.split(","):
+        m = re.match(r"\s*(>=|~=|===|==|>)\s*(\d+)\.(\d+)", clause)
+        if m:
+            version = (int(m.group(2)), int(m.group(3)))
+            floor = version if floor is None else max(floor, version)
+    return f"{floor[0]}.{floor[1]}" if floor else None
+
+
+def read_toml(path: str) -> dict:
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+def read_table(path: str) -> dict:
+    data = read_toml(path)
     table = data.get("tool", {}).get("importsafe", {})
     unknown = sorted(set(table) - KNOWN_KEYS)
     if unknown:
@@ -96,13 +113,17 @@ def load_config(paths, source_roots, modes, target_version, start: str, skip=(),
     """Flags override the file; file paths are relative to the file's directory."""
     file = find_pyproject(start)
     table = read_table(file) if file else {}
+    project = read_toml(file).get("project", {}) if file else {}
+    requires = requires_python_floor(project.get("requires-python")) \
+        if isinstance(project, dict) else None
     base = os.path.dirname(file) if file else os.getcwd()
     rel = (lambda p: os.path.normpath(os.path.join(base, p)))
     return Config(
         paths=tuple(paths) or tuple(rel(p) for p in table.get("paths", ())),
         source_roots=tuple(source_roots) or tuple(rel(p) for p in table.get("source-roots", ())),
         modes=parse_modes(modes) if modes else parse_modes(table.get("modes", list(MODES))),
-        target_version=parse_version(target_version or table.get("target-version", "3.11")),
+        target_version=parse_version(target_version or table.get("target-version")
+                                     or requires or "3.11"),
         config_file=file,
         baseline=baseline or _file_key(table, "baseline", rel),
         skip=parse_list(skip or table.get("skip", ()), "skip"),

@@ -31,6 +31,9 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          "`from M import name` against a module that never binds name in this order"),
     Rule("IS106", "module-fails-to-parse", "error", "a module on the import chain does not parse"),
     Rule("IS107", "import-error", "error", "another exception escapes the first import"),
+    Rule("IS108", "side-effect-import-skipped-when-lazy", "warning",
+         "an import whose name is never read: under PEP 810 lazy imports its module never "
+         "runs"),
     Rule("IS201", "static-dynamic-disagreement", "error",
          "the static prediction and the real import disagree on (outcome, exception, module, "
          "name)"),
@@ -52,6 +55,8 @@ def code_for(result: Result) -> str:
     if err.exception == "ImportError":
         return "IS101" if "partially initialized" in err.message else \
             ("IS105" if err.name else "IS107")
+    if err.exception == "ImportCycleError":
+        return "IS101"
     return {"AttributeError": "IS102", "NameError": "IS103", "ModuleNotFoundError": "IS104",
             "SyntaxError": "IS106"}.get(err.exception, "IS107")
 
@@ -61,6 +66,13 @@ def _site(result: Result) -> tuple[str, int]:
         last = result.error.chain[-1]
         return last.file, last.line
     return "", 0
+
+
+def group_key(result: Result) -> tuple:
+    """What failure diagnostics are grouped by: (file, line, code, module or reason, name)."""
+    return (*_site(result), code_for(result),
+            result.error.module if result.error else result.reason,
+            result.error.name if result.error else None)
 
 
 def diagnose(results, facts, problems) -> tuple[Diagnostic, ...]:
@@ -79,9 +91,7 @@ def diagnose(results, facts, problems) -> tuple[Diagnostic, ...]:
     for r in results:
         if r.outcome == "ok":
             continue
-        key = (*_site(r), code_for(r), r.error.module if r.error else r.reason,
-               r.error.name if r.error else None)
-        sites.setdefault(key, []).append(r)
+        sites.setdefault(group_key(r), []).append(r)
     for (file, line, code, _, _), group in sites.items():
         rule = RULES[code]
         first = group[0]

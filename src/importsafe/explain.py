@@ -63,7 +63,8 @@ def cycle_line(result: Result, program: Program) -> str | None:
                 parts.append(_short(target, top, set()))  # its package ran first
                 break
     parts.append(_short(err.module, top, packages))
-    return " -> ".join(parts)
+    # lazy mode: a read and the `lazy` statement it resolves are two steps of one module
+    return " -> ".join(p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1])
 
 
 def why_not_bound(result: Result, program: Program) -> str | None:

@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 
 from .api import deep_recursion, load, read_facts
 from .fix.compat import hidden_submodule_reads, lost_modules
+from .static.lower import lower
 from .fix.plan import FilePatch, FixPlan, patched_program, plan_fix
 from .model import MODES
 from .parallel import no_cyclic_gc
@@ -74,7 +75,14 @@ def _check_patches(patches: Sequence[FilePatch]) -> str | None:
         try:
             ast.parse(p.new, filename=p.path)
         except SyntaxError as exc:
-            return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
+            # newer syntax than this interpreter's (a `lazy` edit on 3.11): the fallback parser
+            lowered = lower(p.new)
+            if lowered is None:
+                return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
+            try:
+                ast.parse(lowered[0], filename=p.path)
+            except SyntaxError:
+                return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
         if read_text(p.path) != p.old:
             return f"{p.path} changed while importsafe was working; nothing was written"
     return None

@@ -7,12 +7,21 @@ fresh interpreter).
 
 Usage:
     python probe.py --batch            # stdin: {"roots": [...], "jobs": [[entry, mode], ...],
-                                       #         "timeout": seconds, "fork": true}
+                                       #         "timeout": seconds, "fork": true,
+                                       #         "lazy_syntax": b (default: scan the sources),
+                                       #         "lazy_modules": b (default true)}
                                        # stdout: one JSON outcome per line, in job order
     python probe.py --serve            # the fork server of importsafe's runner (see serve())
-    python probe.py [--result FILE] ROOTS ENTRY MODE
+    python probe.py [--result FILE] [--lazy-syntax] [--no-lazy-modules] ROOTS ENTRY MODE
                                        # one job in this fresh interpreter (--no-fork); the
                                        # outcome goes to FILE (else stdout)
+
+Mode `lazy` runs PEP 810's global lazy mode: natively on 3.15+, else under the emulation in
+lazyemu.py; `lazy_syntax` (--lazy-syntax, "lazy_syntax" in the batch request and the server
+config) says the package writes `lazy import` or `__lazy_modules__`, so that pre-3.15
+interpreters run its normal and bare jobs under the emulation too; `lazy_modules` false
+(--no-lazy-modules) makes the emulation ignore `__lazy_modules__`, as a target version
+before 3.15 does.
 """
 
 import importlib
@@ -37,8 +46,10 @@ _NAMEERR_RE = re.compile(r"name '([^']*)' is not defined")
 
 
 def _under(path, roots):
-    path = os.path.realpath(path or "")
-    return any(path == r or path.startswith(r + os.sep) for r in roots)
+    # the path as imported counts too: a root may hold a symlink to a package elsewhere (the
+    # runner links packages a setuptools package-dir mapping puts in directories of their own)
+    paths = {os.path.realpath(path or ""), os.path.abspath(path or "")}
+    return any(p == r or p.startswith(r + os.sep) for p in paths for r in roots)
 
 
 def _chain(tb, roots):
@@ -130,11 +141,79 @@ def setup_bare(entry):
         parent = module
 
 
-def run_one(roots, entry, mode, check_loaded=True):
+LAZYEMU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lazyemu.py")
+LAZYEMU_NAME = "_importsafe_lazyemu"
+_lazyemu = []  # the emulation module, once loaded
+
+
+def install_lazy(real_roots, global_mode, lazy_modules=True):
+    """Load lazyemu.py by path (importsafe itself is not importable here) and install the PEP
+    810 emulation for the package (global_mode "all" or "normal"). Runs before sys.path gets
+    the roots: nothing the emulation imports can come from the package."""
+    if not _lazyemu:
+        spec = importlib.util.spec_from_file_location(LAZYEMU_NAME, LAZYEMU)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _lazyemu.append(module)
+    _lazyemu[0].install(real_roots, global_mode, lazy_modules)
+
+
+def lazy_plan(mode, lazy_syntax):
+    """How `mode` runs here: "native-all" (3.15+: -X lazy_imports=all), "all" / "normal" (the
+    emulation with that global mode), or None (plain imports). Normal and bare runs need the
+    emulation when the package writes `lazy import` or `__lazy_modules__` (lazy_syntax)."""
+    if mode == "lazy":
+        return "native-all" if sys.version_info >= (3, 15) else "all"
+    if lazy_syntax and sys.version_info < (3, 15):
+        return "normal"
+    return None
+
+
+_LAZY_SYNTAX = re.compile(rb"^[ \t]*lazy[ \t]+(?:import|from)\b|__lazy_modules__", re.M)
+
+
+def uses_lazy_syntax(roots, tops):
+    """Whether a source file of the top-level packages or modules `tops` under `roots` writes
+    `lazy import` / `lazy from` (PEP 810) or names `__lazy_modules__` (the runner asks, the
+    batch mode too when its request does not say)."""
+    seen = set()
+    for root in roots:
+        for top in sorted(tops):
+            paths = [os.path.join(root, top + ".py")]
+            for dirpath, dirnames, filenames in os.walk(os.path.join(root, top),
+                                                        followlinks=True):
+                real = os.path.realpath(dirpath)
+                if real in seen:
+                    dirnames[:] = []
+                    continue
+                seen.add(real)
+                dirnames[:] = [d for d in dirnames if d != "__pycache__" and d[:1] != "."]
+                paths.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
+            for path in paths:
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                if b"lazy" in data and _LAZY_SYNTAX.search(data):
+                    return True
+    return False
+
+
+def run_one(roots, entry, mode, check_loaded=True, lazy_syntax=False, lazy_modules=True):
     """Import `entry` in this (fresh) process and return the outcome dict. In a zygote (a
     fork of a process that already imported an ancestor package of `entry` in normal mode)
-    `check_loaded` is off: the package is meant to be loaded already."""
+    `check_loaded` is off: the package is meant to be loaded already. `lazy_syntax`: the
+    package uses PEP 810 syntax (see lazy_plan); `lazy_modules` False: the emulation ignores
+    `__lazy_modules__` (a target version before 3.15)."""
     real_roots = [os.path.realpath(r) for r in roots]
+    lazy = lazy_plan(mode, lazy_syntax)
+    if lazy in ("all", "normal"):
+        try:
+            install_lazy(real_roots, lazy, lazy_modules)
+        except Exception as exc:  # noqa: B902 - a broken emulation is a crash, not an outcome
+            return {"entry": entry, "mode": mode, "outcome": "crash",
+                    "reason": "lazy import emulation failed: %r" % (exc,)}
     sys.path[:] = list(roots) + [p for p in sys.path if p not in roots]
     top = entry.split(".")[0]
     loaded = check_loaded and sorted(m for m in sys.modules if m == top or m.startswith(top + "."))
@@ -146,6 +225,8 @@ def run_one(roots, entry, mode, check_loaded=True):
     try:
         if mode == "bare":
             setup_bare(entry)
+        if lazy == "native-all":
+            sys.set_lazy_imports("all")  # the entry itself stays eager (import_module)
         importlib.import_module(entry)
     except BaseException as exc:  # noqa: B902 - everything that escapes is the outcome
         tb = exc.__traceback__
@@ -155,7 +236,7 @@ def run_one(roots, entry, mode, check_loaded=True):
     return result
 
 
-def _child(roots, entry, mode, write_fd, timeout):
+def _child(roots, entry, mode, write_fd, timeout, lazy_syntax=False, lazy_modules=True):
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
@@ -163,7 +244,7 @@ def _child(roots, entry, mode, write_fd, timeout):
     if timeout:
         signal.alarm(int(max(1, timeout)))
     try:
-        result = run_one(roots, entry, mode)
+        result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax, lazy_modules=lazy_modules)
         data = json.dumps(result).encode()
     except BaseException as exc:  # noqa: B902
         data = json.dumps({"entry": entry, "mode": mode, "outcome": "crash",
@@ -173,12 +254,12 @@ def _child(roots, entry, mode, write_fd, timeout):
     os._exit(0)
 
 
-def run_forked(roots, entry, mode, timeout):
+def run_forked(roots, entry, mode, timeout, lazy_syntax=False, lazy_modules=True):
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
-        _child(roots, entry, mode, write_fd, timeout)
+        _child(roots, entry, mode, write_fd, timeout, lazy_syntax, lazy_modules)
     os.close(write_fd)
     with os.fdopen(read_fd, "rb") as src:
         data = src.read()
@@ -196,7 +277,8 @@ def run_forked(roots, entry, mode, timeout):
 #
 # The runner starts one server per worker and talks to it in JSON lines:
 #   server -> runner  {"hello": 1, "version": [3, 8, 18], "fork": true}
-#   runner -> server  {"op": "config", "roots": [...], "timeout": s, "base": dir, "capture": b}
+#   runner -> server  {"op": "config", "roots": [...], "timeout": s, "base": dir, "capture": b,
+#                      "lazy_syntax": b, "lazy_modules": b}
 #   runner -> server  {"op": "job", "id": n, "entry": e, "mode": m, "zygote": b, "route": [...]}
 #   runner -> server  {"op": "close", "route": [pkg, ..., zygote]}
 #   server -> runner  {"id": n, "entry": e, "mode": m, "outcome": ..., ["zygote": true]}
@@ -410,7 +492,9 @@ class Node(object):
         if timeout:
             signal.alarm(int(timeout) + 10)  # backstop, should this server die first
         result = run_one(self.config["roots"], job["entry"], job["mode"],
-                         check_loaded=self.prefix is None)
+                         check_loaded=self.prefix is None,
+                         lazy_syntax=self.config.get("lazy_syntax", False),
+                         lazy_modules=self.config.get("lazy_modules", True))
         signal.alarm(0)
         _flush_std()
         result["id"] = job["id"]
@@ -639,11 +723,17 @@ def main(argv):
     if argv[1:2] == ["--batch"]:
         request = json.loads(sys.stdin.read())
         roots = [os.path.abspath(r) for r in request["roots"]]
+        lazy_syntax = request.get("lazy_syntax")
+        if lazy_syntax is None:
+            lazy_syntax = uses_lazy_syntax(roots, {e.partition(".")[0] for e, _ in request["jobs"]})
+        lazy_modules = request.get("lazy_modules", True)
         for entry, mode in request["jobs"]:
             if request.get("fork", True) and hasattr(os, "fork"):
-                result = run_forked(roots, entry, mode, request.get("timeout", 0))
+                result = run_forked(roots, entry, mode, request.get("timeout", 0), lazy_syntax,
+                                    lazy_modules)
             else:
-                result = run_one(roots, entry, mode)
+                result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax,
+                                 lazy_modules=lazy_modules)
             sys.stdout.write(json.dumps(result) + "\n")
             sys.stdout.flush()
         return 0
@@ -653,8 +743,12 @@ def main(argv):
         result_path, args = args[1], args[2:]
         sys.dont_write_bytecode = True
         faulthandler.enable()
+    lazy_syntax = "--lazy-syntax" in args[:2]
+    lazy_modules = "--no-lazy-modules" not in args[:2]
+    args = [a for a in args[:2] if a not in ("--lazy-syntax", "--no-lazy-modules")] + args[2:]
     roots, entry, mode = args[0].split(os.pathsep), args[1], args[2]
-    result = run_one([os.path.abspath(r) for r in roots], entry, mode)
+    result = run_one([os.path.abspath(r) for r in roots], entry, mode, lazy_syntax=lazy_syntax,
+                     lazy_modules=lazy_modules)
     data = json.dumps(result) + "\n"
     if result_path is None:
         sys.stdout.write(data)

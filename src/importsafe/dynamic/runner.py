@@ -31,7 +31,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..model import ErrorInfo, Frame, Report, Result
 from . import probe
@@ -148,7 +148,8 @@ class _Live:
                 _kill_group(proc.pid)
 
 
-def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture, live) -> dict:
+def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture, live,
+               lazy_syntax=False, lazy_modules=True) -> dict:
     job_dir = os.path.join(base, f"job{job_id}")
     cwd = os.path.join(job_dir, "cwd")
     os.makedirs(cwd)
@@ -157,7 +158,10 @@ def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture, 
     msg: dict = {"entry": entry, "mode": mode}
     with open(out_path, "wb") as out:
         proc = live.start(
-            [python, "-B", PROBE, "--result", result_path, os.pathsep.join(roots), entry, mode],
+            [python, "-B", PROBE, "--result", result_path,
+             *(["--lazy-syntax"] if lazy_syntax else []),
+             *([] if lazy_modules else ["--no-lazy-modules"]), os.pathsep.join(roots), entry,
+             mode],
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=cwd, env=env,
             start_new_session=True)
         try:
@@ -207,7 +211,8 @@ def _check_version(python: str, text: str, stderr: str = "") -> None:
         raise ProbeError(f"{python} is Python {text}; the probe needs 3.8 or newer")
 
 
-def run_fresh(python, roots, jobs, workers, timeout, capture, progress, base, env):
+def run_fresh(python, roots, jobs, workers, timeout, capture, progress, base, env,
+              lazy_syntax=False, lazy_modules=True):
     """One new interpreter per (entry, mode), `workers` at a time."""
     _check_interpreter(python, env)
     total, done, failures = len(jobs), 0, 0
@@ -217,7 +222,8 @@ def run_fresh(python, roots, jobs, workers, timeout, capture, progress, base, en
     live = _Live()
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         futures = {pool.submit(_run_fresh, python, roots, i, e, m, timeout, base, env, capture,
-                               live): i for i, (e, m) in enumerate(jobs)}
+                               live, lazy_syntax, lazy_modules): i
+                   for i, (e, m) in enumerate(jobs)}
         try:
             for fut in as_completed(futures):
                 msg = fut.result()
@@ -347,11 +353,12 @@ class _ForkRun:
     """The scheduler over the fork servers: readiness (zygotes first), routing, closing."""
 
     def __init__(self, python, roots, jobs, workers, timeout, capture, progress, base, env,
-                 zygotes):
+                 zygotes, lazy_syntax=False, lazy_modules=True):
         self.python, self.jobs, self.workers = python, jobs, workers
         self.progress, self.base, self.env = progress, base, env
         self.config = {"op": "config", "roots": list(roots), "timeout": timeout or 0,
-                       "base": base, "capture": bool(capture)}
+                       "base": base, "capture": bool(capture), "lazy_syntax": lazy_syntax,
+                       "lazy_modules": lazy_modules}
         self.plan = _Plan(jobs, zygotes)
         self.names = {e: i for i, (e, m) in enumerate(jobs) if m == "normal"}
         self.out: list = [None] * len(jobs)
@@ -489,10 +496,10 @@ class _ForkRun:
 
 
 def run_forked(python, roots, jobs, workers, timeout, capture, progress, base, env,
-               zygotes=True):
+               zygotes=True, lazy_syntax=False, lazy_modules=True):
     """Fork servers; returns outcome dicts in job order, or None if the target cannot fork."""
     return _ForkRun(python, roots, jobs, workers, timeout, capture, progress, base, env,
-                    zygotes).run()
+                    zygotes, lazy_syntax, lazy_modules).run()
 
 
 def _stop_all(servers: list[_Server], grace: float = 5.0) -> None:
@@ -517,24 +524,86 @@ def _stop_all(servers: list[_Server], grace: float = 5.0) -> None:
         server.stop(grace=0.5 if grace else 0.0)
 
 
+def link_packages(base: str, package_dirs: Mapping[str, str]) -> str | None:
+    """A directory in `base` where each package a setuptools package-dir mapping puts in a
+    directory of its own (`{"mypkg" = "."}`) is a symlink named after the package, to put on
+    sys.path so that `import mypkg` finds it, as an install would. None when there is none."""
+    if not package_dirs:
+        return None
+    links = os.path.join(os.path.realpath(base), "packages")
+    os.mkdir(links)
+    for top, directory in sorted(package_dirs.items()):
+        try:
+            os.symlink(os.path.realpath(directory), os.path.join(links, top),
+                       target_is_directory=True)
+        except OSError as exc:
+            raise ProbeError(f"cannot link package {top} to {directory}: {exc}") from None
+    return links
+
+
+def _unlink_packages(base: str) -> None:
+    """Remove the links of link_packages themselves first: nothing may delete through them."""
+    links = os.path.join(os.path.realpath(base), "packages")
+    if not os.path.isdir(links):
+        return
+    for name in os.listdir(links):
+        path = os.path.join(links, name)
+        if os.path.islink(path):
+            os.unlink(path)
+
+
+def _real_files(msg: dict, links: str | None, package_dirs: Mapping[str, str]) -> dict:
+    """Files under the package links (in the chain, in the message) -> the files they link
+    to: the links are gone once the run ends."""
+    error = msg.get("error") if links is not None else None
+    if not isinstance(error, dict):
+        return msg
+    for frame in error.get("chain") or ():
+        rel = os.path.relpath(frame.get("file") or "", links)
+        top, _, rest = rel.partition(os.sep)
+        if top in package_dirs and not rel.startswith(".."):
+            frame["file"] = os.path.join(os.path.realpath(package_dirs[top]), rest)
+    if isinstance(error.get("message"), str):
+        for top, directory in package_dirs.items():
+            error["message"] = error["message"].replace(
+                os.path.join(links, top) + os.sep, os.path.realpath(directory) + os.sep)
+    return msg
+
+
 def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str | None = None,
              workers: int | None = None, timeout: float | None = DEFAULT_TIMEOUT,
              fork: bool = True, capture: bool = False, progress: Progress | None = None,
-             zygotes: bool = True) -> list[tuple[Result, str | None]]:
-    """Run every (entry, mode) for real; returns (Result, captured output) in job order."""
+             zygotes: bool = True, package_dirs: Mapping[str, str] | None = None,
+             target_version: Sequence[int] | None = None
+             ) -> list[tuple[Result, str | None]]:
+    """Run every (entry, mode) for real; returns (Result, captured output) in job order.
+    `package_dirs`: top-level packages in directories of their own (see link_packages).
+    Mode `lazy` runs PEP 810's global lazy mode (the emulation in lazyemu.py before 3.15);
+    a package that writes `lazy import` or `__lazy_modules__` runs under the emulation in
+    every mode. `target_version` before 3.15: the emulation ignores `__lazy_modules__`, as
+    the static side does (L2); None: it honours it, as 3.15 does."""
     python = resolve_python(python)
     workers = workers or os.cpu_count() or 1
     env = probe_env()
     base = tempfile.mkdtemp(prefix="importsafe-run-")
     roots = [os.path.realpath(r) for r in roots]
+    package_dirs = dict(package_dirs or {})
+    links = None
     try:
+        links = link_packages(base, package_dirs)
+        if links is not None:
+            roots = [links] + roots
+        lazy_modules = target_version is None or tuple(target_version)[:2] >= (3, 15)
+        lazy_syntax = any(m != "lazy" for _, m in jobs) and \
+            probe.uses_lazy_syntax(roots, {e.partition(".")[0] for e, _ in jobs})
         msgs = None
         if fork and jobs and os.name == "posix":
             msgs = run_forked(python, roots, list(jobs), workers, timeout, capture, progress,
-                              base, env, zygotes)
+                              base, env, zygotes, lazy_syntax, lazy_modules)
         if msgs is None:
             msgs = run_fresh(python, roots, list(jobs), workers, timeout, capture, progress,
-                             base, env)
+                             base, env, lazy_syntax, lazy_modules)
     finally:
+        _unlink_packages(base)
         shutil.rmtree(base, ignore_errors=True)
-    return [(to_result(m), m.get("output")) for m in msgs]
+    return [(to_result(_real_files(m, links, package_dirs)), m.get("output")) for m in msgs]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import (
-    ClassScope, ComprehensionScope, FunctionScope, GlobalScope, MetadataWrapper, PositionProvider,
-    ScopeProvider,
+    ClassScope, ComprehensionScope, FunctionScope, GlobalScope, MetadataWrapper,
+    ParentNodeProvider, PositionProvider, ScopeProvider,
 )
 
 DEFER = "defer-into-functions"
@@ -260,9 +260,9 @@ class _ToAttributes(cst.CSTTransformer):
         return updated
 
 
-def module_import_edit(text: str, line: int) -> Edit | NoEdit:
-    """`from M import name` -> an import of the module M itself, uses -> `M.name`: keeps M
-    loaded at import time, and `from P import m` succeeds mid-cycle through sys.modules."""
+def _statement_at(text: str, line: int):
+    """(metadata wrapper, the import statement starting on `line` or None, its first small
+    statement or None), or NoEdit when libcst cannot parse the text."""
     try:
         wrapper = MetadataWrapper(cst.parse_module(text))
     except Exception as exc:  # noqa: BLE001
@@ -270,7 +270,16 @@ def module_import_edit(text: str, line: int) -> Edit | NoEdit:
     finder = _ImportLines()
     wrapper.visit(finder)
     stmt = finder.found.get(line)
-    node = stmt.body[0] if stmt is not None else None
+    return wrapper, stmt, (stmt.body[0] if stmt is not None else None)
+
+
+def module_import_edit(text: str, line: int) -> Edit | NoEdit:
+    """`from M import name` -> an import of the module M itself, uses -> `M.name`: keeps M
+    loaded at import time, and `from P import m` succeeds mid-cycle through sys.modules."""
+    found = _statement_at(text, line)
+    if isinstance(found, NoEdit):
+        return found
+    wrapper, stmt, node = found
     if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar) or \
             node.module is None:
         return NoEdit(line, "not a `from M import name` statement")
@@ -296,3 +305,57 @@ def module_import_edit(text: str, line: int) -> Edit | NoEdit:
     replacement = cst.parse_statement(source).body[0]
     new = wrapper.module.visit(_ToAttributes(stmt, replacement, names, nodes)).code
     return Edit(MODULE_IMPORT, line, tuple(sorted(names)), (), new)
+
+
+LAZY = "make-lazy"  # PEP 810 `lazy import` / `lazy from ... import ...` (Python 3.15+)
+
+
+class _MakeLazy(cst.CSTTransformer):
+    def __init__(self, stmt):
+        self.stmt = stmt
+
+    def leave_SimpleStatementLine(self, original, updated):
+        if original is not self.stmt:
+            return updated
+        node = updated.body[0]
+        if isinstance(node, cst.Import):
+            lazy = cst.LazyImport(names=node.names, semicolon=node.semicolon,
+                                  whitespace_after_import=node.whitespace_after_import)
+        else:
+            lazy = cst.LazyImportFrom(
+                module=node.module, names=node.names, relative=node.relative, lpar=node.lpar,
+                rpar=node.rpar, semicolon=node.semicolon,
+                whitespace_after_from=node.whitespace_after_from,
+                whitespace_before_import=node.whitespace_before_import,
+                whitespace_after_import=node.whitespace_after_import)
+        return updated.with_changes(body=[lazy, *updated.body[1:]])
+
+
+def lazy_edit(text: str, line: int) -> Edit | NoEdit:
+    """`import m` / `from m import name` -> the PEP 810 `lazy` form (Python 3.15+): nothing
+    is imported until a name it binds is first read. Only where PEP 810 allows `lazy`:
+    module level, outside `try`, functions and classes; never a star or `__future__`
+    import (docs/lazy.md L1)."""
+    if not hasattr(cst, "LazyImport"):
+        return NoEdit(line, "this libcst cannot write `lazy` imports")
+    found = _statement_at(text, line)
+    if isinstance(found, NoEdit):
+        return found
+    wrapper, stmt, node = found
+    if node is None:
+        return NoEdit(line, "no import statement on this line")
+    if isinstance(getattr(node, "names", None), cst.ImportStar):
+        return NoEdit(line, "a star import cannot be lazy")
+    if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative \
+            and cst.Module([]).code_for_node(node.module) == "__future__":
+        return NoEdit(line, "a __future__ import cannot be lazy")
+    parents = wrapper.resolve(ParentNodeProvider)
+    current = stmt
+    while current in parents:
+        current = parents[current]
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Try,
+                                getattr(cst, "TryStar", cst.Try))):
+            return NoEdit(line, "`lazy` is allowed only at module level, outside try")
+    new = wrapper.module.visit(_MakeLazy(stmt)).code
+    names = tuple(sorted(_bound_name(a) for a in node.names))
+    return Edit(LAZY, line, names, (), new)

@@ -19,11 +19,13 @@ from ..static.facts import facts_from_source
 from ..static.simulate import simulate
 from ..static.state import Program
 from .edits import (
-    DEFER, DEFER_AND_TYPE_CHECKING, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
-    edit_statement, module_import_edit,
+    DEFER, DEFER_AND_TYPE_CHECKING, LAZY, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
+    edit_statement, lazy_edit, module_import_edit,
 )
 
-_PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2, MODULE_IMPORT: 3}
+_PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2, LAZY: 3,
+               MODULE_IMPORT: 4}
+LAZY_SYNTAX = (3, 15)  # `lazy import` is valid Python from this version on
 MAX_ROUNDS = 200
 
 
@@ -78,7 +80,8 @@ class _Workspace:
                 return self.facts_for(name, texts[name], bodies=True)
             return self.program.load_bodies(name)
 
-        program = Program(self.program.index, facts, load_bodies=bodies)
+        program = Program(self.program.index, facts, load_bodies=bodies,
+                          target_version=self.program.target_version)
         return [simulate(e, m, program) for e, m in pairs]
 
     def commit(self, module: str, text: str) -> None:
@@ -143,7 +146,9 @@ def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected):
         if module is None or (path, line) in refused:
             continue
         text, reasons = ws.text(module), []
-        for make in (edit_statement, module_import_edit):
+        makers = (edit_statement, lazy_edit, module_import_edit) \
+            if tuple(ws.version) >= LAZY_SYNTAX else (edit_statement, module_import_edit)
+        for make in makers:
             edit = make(text, line)
             if isinstance(edit, NoEdit):
                 reasons.append(edit.reason)
@@ -157,7 +162,7 @@ def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected):
             if best is None or score < best[2]:
                 best = (module, edit, score)
             break
-        if len(reasons) == 2:
+        if len(reasons) == len(makers):
             refused[(path, line)] = reasons[0]
     return best
 
@@ -178,4 +183,5 @@ def patched_program(program: Program, patches, version=(3, 11)) -> Program:
                                      version, bodies=True)
         return program.load_bodies(name)
 
-    return Program(program.index, facts, load_bodies=bodies)
+    return Program(program.index, facts, load_bodies=bodies,
+                   target_version=program.target_version)

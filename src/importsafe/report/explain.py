@@ -45,10 +45,18 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
                                     (s.outcome, _STYLE[s.outcome]), "  ", (via, "dim")),
                       soft_wrap=True)
     if r.error is not None and r.error.chain:
-        last = r.error.chain[-1]
-        console.print(Text.assemble("\nstopped at ", (f"{_rel(last.file, base)}:{last.line}",
+        chain = r.error.chain
+        last = chain[-1]
+        lazy = len(chain) > 1 and chain[-2].module == last.module  # a read, then its `lazy`
+        stop = chain[-2] if lazy else last
+        console.print(Text.assemble("\nstopped at ", (f"{_rel(stop.file, base)}:{stop.line}",
                                                       "bold"),
-                                    "  ", _source_line(last.file, last.line)), soft_wrap=True)
+                                    "  ", _source_line(stop.file, stop.line)), soft_wrap=True)
+        if lazy:
+            console.print(Text.assemble(
+                "  resolving the lazy import at ", (f"{_rel(last.file, base)}:{last.line}",
+                                                    "bold"),
+                "  ", _source_line(last.file, last.line)), soft_wrap=True)
         console.print(Text(f"{r.error.exception}: {r.error.message}", style="red"),
                       soft_wrap=True)
     if x.why:

@@ -13,7 +13,9 @@ _KIND = {"defer-into-functions": "defer into {functions}",
          "defer-and-TYPE_CHECKING": "defer into {functions}, and keep it under "
                                     "`if TYPE_CHECKING:` for annotations",
          "import-module-use-attributes": "import the module itself and read the names "
-                                         "as its attributes where they are used"}
+                                         "as its attributes where they are used",
+         "make-lazy": "make it a PEP 810 `lazy` import (Python 3.15+): it runs when a name "
+                      "is first read"}
 
 
 def diff(outcome, base: str | None = None) -> str:

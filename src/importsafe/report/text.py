@@ -79,7 +79,8 @@ def render(report: Report, console: Console, base: str | None = None,
                                     (what, "dim")), soft_wrap=True)
     if waived:
         console.print()
-    problems = [d for d in report.diagnostics if d.code < "IS100" and d.code != "IS004"]
+    problems = [d for d in report.diagnostics
+                if (d.code < "IS100" and d.code != "IS004") or d.severity == "warning"]
     for d in problems:
         console.print(Text(f"{_rel(d.file, base)}:{d.line}: {d.code} {d.name}: {d.message}",
                            style="yellow"), soft_wrap=True)

@@ -273,7 +273,8 @@ class _Extractor:
         self.bind(names, line, out, scope)
 
     def _value_of(self, value, targets) -> tuple | None:
-        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == "__all__":
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in (
+                "__all__", "__lazy_modules__"):
             return _all_value(value, extend=False)
         chain = attr_chain(value)
         if chain is not None:
@@ -495,8 +496,9 @@ def _dynamic_call(call: ast.Call) -> str | None:
 
 
 def _all_value(node, extend: bool) -> tuple | None:
-    """`__all__` spelled as literal lists of strings and references to other lists
-    (`a.__all__ + ["x"]`) -> (kind, parts); parts None when it is anything else."""
+    """`__all__` (or `__lazy_modules__`) spelled as literal lists, tuples or sets of strings
+    and references to other lists (`a.__all__ + ["x"]`) -> (kind, parts); parts None when it
+    is anything else."""
     kind = "all+" if extend else "all"
     parts: list = []
     stack = [node]
@@ -504,7 +506,7 @@ def _all_value(node, extend: bool) -> tuple | None:
         n = stack.pop()
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
             stack.extend((n.right, n.left))
-        elif isinstance(n, (ast.List, ast.Tuple)) and all(
+        elif isinstance(n, (ast.List, ast.Tuple, ast.Set)) and all(
                 isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts):
             parts.extend(e.value for e in n.elts)
         elif attr_chain(n) is not None:

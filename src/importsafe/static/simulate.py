@@ -26,18 +26,30 @@ BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "
 _EXC_BASES = {
     "ModuleNotFoundError": ("ModuleNotFoundError", "ImportError"),
     "ImportError": ("ImportError",),
+    "ImportCycleError": ("ImportCycleError", "ImportError"),  # PEP 810, 3.15
     "AttributeError": ("AttributeError",),
     "NameError": ("NameError",),
     "SyntaxError": ("SyntaxError",),
 }
 _KNOWN_EXC = frozenset(n for n in dir(builtins) if n.endswith(("Error", "Exception", "Warning"))
                        ) | {"Exception", "BaseException", "KeyboardInterrupt", "SystemExit",
-                            "GeneratorExit", "StopIteration", "StopAsyncIteration"}
+                            "GeneratorExit", "StopIteration", "StopAsyncIteration",
+                            "ImportCycleError"}
 _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 MODULE_OBJECT_ATTRS = frozenset(dir(types.ModuleType)) | frozenset(
     dir(types.ModuleType("m"))) | {"__file__", "__cached__", "__builtins__", "__path__"}
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 2
+LAZY_TARGET = (3, 15)  # `__lazy_modules__` makes imports lazy from this version on
+
+
+class _Declared:
+    """The `lazy` statement of a proxy being resolved, as a step of the chain (L5)."""
+
+    __slots__ = ("name", "info", "line")
+
+    def __init__(self, info: ModuleInfo, line: int):
+        self.name, self.info, self.line = info.name, info, line
 
 
 class Simulator(ImportState):
@@ -57,12 +69,15 @@ class Simulator(ImportState):
         self.calls: list[int] = []
         # (event, module, importer frame or None): "start" / "done" / "fail", for explain
         self.trace = trace
+        self.lazy_all = False  # PEP 810 global mode (mode `lazy`): see docs/lazy.md
+        self.lazy_modules = program.target_version >= LAZY_TARGET
 
     # -- entry points ---------------------------------------------------------------------
     def run(self, entry: str, mode: str) -> Result:
         try:
             if mode == "bare":
                 self.setup_bare(entry)
+            self.lazy_all = mode == "lazy"
             self.import_module(entry)
         except SimError as err:
             if err.uncertain:
@@ -108,22 +123,23 @@ class Simulator(ImportState):
             return
         if self.program.memo is None or self.calls or name not in self.index:
             return self._find_and_load(name)
-        hit, stop = self.memo_lookup(name)
+        key = "\0lazy " + name if self.lazy_all else name  # the same code runs differently
+        hit, stop = self.memo_lookup(key)
         if hit is not None:
             return self._replayed(self.replay(hit))
         marks, depth = self.begin_recording(name), len(self.stack)
         try:
             self._find_and_load(name)
         except SimError as err:
-            self.end_recording(name, marks, ("error", err.info, depth, err.uncertain), stop)
+            self.end_recording(key, marks, ("error", err.info, depth, err.uncertain), stop)
             raise
         except SimUnknown as why:
-            self.end_recording(name, marks, ("unknown", str(why)), stop)
+            self.end_recording(key, marks, ("unknown", str(why)), stop)
             raise
         except BaseException:
             self.end_recording(None, marks, None)
             raise
-        self.end_recording(name, marks, ("ok",), stop)
+        self.end_recording(key, marks, ("ok",), stop)
 
     def _replayed(self, outcome) -> None:
         if outcome[0] == "error":
@@ -197,6 +213,7 @@ class Simulator(ImportState):
                 self.write(st, "status", "done")
         if self.trace is not None:
             self.trace.append(("done", name, None))
+        self._lazy_children(st)
         self._bind_on_parent(name, self.state(name) or st)
 
     def _bind_on_parent(self, name: str, st: ModState) -> None:
@@ -204,6 +221,100 @@ class Simulator(ImportState):
         pst = self.state(parent) if parent else None
         if pst is not None:
             self.write(pst, "set", child, ("m", st.name, st.epoch))
+
+    # -- lazy imports (PEP 810, docs/lazy.md) ---------------------------------------------
+    def _lazy_children(self, st: ModState) -> None:
+        """L3: a module that finished running gets a submodule proxy for each child lazily
+        named under it, unless it bound that name itself. Only packages have submodules; a
+        namespace package never "finishes running" (it has no code): only proxies put on it
+        while it is in sys.modules count."""
+        if not st.info.is_package:
+            return
+        for child in sorted(self.registered(st.name)):
+            if self.ns_get(st, child) is MISSING:
+                self.write(st, "set", child, ("z", "sub", f"{st.name}.{child}", None, None, 0))
+
+    def _register(self, dotted: str) -> None:
+        """L3: `import a.b.c` names the children b of a and c of a.b."""
+        parts = dotted.split(".")
+        for i in range(1, len(parts)):
+            parent, child = ".".join(parts[:i]), parts[i]
+            if child not in self.registered(parent):
+                self.register(parent, child)
+            pst = self.state(parent)  # in sys.modules now: the proxy goes on at once
+            if pst is not None and not pst.opaque and pst.info.is_package \
+                    and self.ns_get(pst, child) is MISSING:
+                self.write(pst, "set", child, ("z", "sub", f"{parent}.{child}", None, None, 0))
+
+    def _is_lazy(self, ev, module: str, frame: Frame_) -> bool:
+        """L1 + L2: does this import statement bind proxies instead of importing?"""
+        if frame.kind != "module" or frame.in_try or self.is_external(module):
+            return False
+        if self.lazy_all or ev.lazy:
+            return True
+        if not self.lazy_modules:
+            return False
+        listed = self.ns_get(frame.module, "__lazy_modules__")
+        if listed is MISSING:
+            return False
+        if listed[0] != "all" or listed[1] is None:
+            raise SimUnknown(f"__lazy_modules__ of '{frame.module.name}' cannot be read "
+                             "statically")
+        return module in listed[1]
+
+    def lazy_value(self, st: ModState, key: str, proxy):
+        """L4 + L5: the first read of a proxy runs its import now and replaces it."""
+        holder = f"{st.name}#{st.epoch}"  # a stale module object holds proxies of its own
+        kind, module, attr, declared, line = proxy[1:]
+        if self.is_resolving(holder, key):  # `module`: what the proxy imports, as CPython
+            raise self.error("ImportCycleError", module, key,
+                             f"cannot import name '{key}' (most likely due to a circular "
+                             "import)")
+        token = (holder, key)
+        self.resolving[token] = True
+        info = self.index.get(declared) if declared is not None else None
+        if info is not None:
+            self.stack.append(_Declared(info, line))
+        try:
+            self.import_module(module)
+            if kind == "import":
+                value = self.ref(module.partition(".")[0])
+            elif kind == "from":
+                target = self.state(module)
+                if target is not None and target.info.is_package:
+                    self.handle_fromlist(target, (attr,))
+                value = self.import_from(self.ref(module), attr)
+            elif kind == "sub":  # what sys.modules holds (the parent may still be running)
+                value = self.ref(module)
+            else:  # "as": the module, attribute by attribute, as the eager statement
+                parts = module.split(".")
+                value = self.ref(parts[0])
+                for part in parts[1:]:
+                    value = self.import_from(value, part)
+        finally:
+            if info is not None:
+                self.stack.pop()
+            del self.resolving[token]
+        current = self.ns_get(st, key)
+        if current == proxy or (current is not MISSING and current != value
+                                and current[0] == "m" and current[1] == f"{st.name}.{key}"):
+            # also over the submodule the import bound on the package meanwhile: `from
+            # .sub import sub` in a package binds the function, as eagerly (L4)
+            self.write(st, "set", key, value)
+        return value
+
+    def _bind_lazy(self, ev, frame: Frame_) -> None:
+        mod, line = frame.module.name, ev.line
+        if ev.__class__ is Import:
+            if ev.asname is None:
+                self.bind(ev.module.partition(".")[0],
+                          ("z", "import", ev.module, None, mod, line), frame)
+            else:
+                self.bind(ev.asname, ("z", "as", ev.module, None, mod, line), frame)
+        else:
+            for n, asname in ev.names:
+                self.bind(asname or n, ("z", "from", ev.module, n, mod, line), frame)
+        self._register(ev.module)
 
     # -- errors ---------------------------------------------------------------------------
     def chain(self) -> tuple[Frame, ...]:
@@ -247,7 +358,7 @@ class Simulator(ImportState):
             return OPAQUE
         found = self.ns_get(st, attr)
         if found is not MISSING:
-            return found
+            return self.lazy_value(st, attr, found) if found[0] == "z" else found
         if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
         self._undecidable(st, attr)
@@ -261,8 +372,11 @@ class Simulator(ImportState):
         if st is None or st.opaque:
             return OPAQUE
         found = self.ns_get(st, name)
-        if found is not MISSING:
-            return found
+        if found is not MISSING and found[0] == "z" \
+                and self.is_resolving(f"{st.name}#{st.epoch}", name):
+            found = MISSING  # its own proxy, being resolved: a missing name to IMPORT_FROM (L4)
+        elif found is not MISSING:
+            return self.lazy_value(st, name, found) if found[0] == "z" else found
         if name in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
         self._undecidable(st, name)
@@ -288,7 +402,7 @@ class Simulator(ImportState):
         st = frame.module
         found = self.ns_get(st, name)
         if found is not MISSING:
-            return found
+            return self.lazy_value(st, name, found) if found[0] == "z" else found
         if name in BUILTIN_NAMES or self.wildcard_of(st):
             return OPAQUE
         if self.dynamic_of(st):
@@ -364,9 +478,8 @@ class Simulator(ImportState):
         raise err
 
     def e_Import(self, ev: Import, frame):
-        if ev.lazy:
-            raise SimUnknown(f"explicit lazy imports (PEP 810, line {ev.line}) are not "
-                             "modelled yet")
+        if ev.call is None and self._is_lazy(ev, ev.module, frame):
+            return self._bind_lazy(ev, frame)
         self.import_module(ev.module)
         if ev.call is not None:
             return
@@ -380,11 +493,11 @@ class Simulator(ImportState):
         self.bind(ev.asname, value, frame)
 
     def e_ImportFrom(self, ev: ImportFrom, frame):
-        if ev.lazy:
-            raise SimUnknown(f"explicit lazy imports (PEP 810, line {ev.line}) are not "
-                             "modelled yet")
         if ev.error is not None:
             raise self.error("ImportError", None, None, ev.error)
+        if ev.names[0][0] != "*" and ev.module != "__future__" \
+                and self._is_lazy(ev, ev.module, frame):
+            return self._bind_lazy(ev, frame)
         self.import_module(ev.module)
         if self.is_external(ev.module):
             if ev.names[0][0] == "*":
@@ -406,16 +519,32 @@ class Simulator(ImportState):
     def handle_fromlist(self, st: ModState, names) -> None:
         """importlib._bootstrap._handle_fromlist: import names that are not attributes yet."""
         for n in names:
-            if st.opaque or self.ns_get(st, n) is not MISSING:
+            if st.opaque:
+                continue
+            found = self.ns_get(st, n)
+            if found is not MISSING:
+                if found[0] == "z" and self.is_resolving(f"{st.name}#{st.epoch}", n):
+                    # the proxy being resolved counts as missing: `from . import sub` in
+                    # pkg/__init__.py imports the submodule, which replaces it (L4)
+                    self._import_missing(f"{st.name}.{n}")
+                elif found[0] == "z":  # hasattr() reads it: resolves the proxy (L4)
+                    try:
+                        self.lazy_value(st, n, found)
+                    except SimError as err:
+                        if err.info.exception != "AttributeError":
+                            raise
+                        self._import_missing(f"{st.name}.{n}")
                 continue
             self._undecidable(st, n)
-            full = f"{st.name}.{n}"
-            try:
-                self.import_module(full)
-            except SimError as err:
-                if err.info.exception == "ModuleNotFoundError" and err.info.module == full:
-                    continue
-                raise
+            self._import_missing(f"{st.name}.{n}")
+
+    def _import_missing(self, full: str) -> None:
+        try:
+            self.import_module(full)
+        except SimError as err:
+            if err.info.exception == "ModuleNotFoundError" and err.info.module == full:
+                return
+            raise
 
     def import_star(self, st: ModState, frame) -> None:
         if st.opaque:
@@ -429,7 +558,7 @@ class Simulator(ImportState):
                 self.write(frame.module, "wildcard", None)
             for k, v in self.ns_items(st):
                 if not k.startswith("_"):
-                    self.bind(k, v, frame)
+                    self.bind(k, self.lazy_value(st, k, v) if v[0] == "z" else v, frame)
             return
         if all_names[0] != "all" or all_names[1] is None:
             raise SimUnknown(f"__all__ of '{st.name}' cannot be read statically")
@@ -532,6 +661,13 @@ class Simulator(ImportState):
                                    "may leave the function first")
 
     def e_Try(self, ev: Try, frame):
+        frame.in_try += 1
+        try:
+            self._try(ev, frame)
+        finally:
+            frame.in_try -= 1
+
+    def _try(self, ev: Try, frame):
         try:
             try:
                 self.exec_block(ev.body, frame)
@@ -575,6 +711,6 @@ def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:
     """The outcome and the trace of every module start / finish, replayed without the memo
     (a replayed sub-import would leave no steps)."""
     traced = Program(program.index, program.facts, memo=False,
-                     load_bodies=program.load_bodies)
+                     load_bodies=program.load_bodies, target_version=program.target_version)
     trace: list = []
     return simulate(entry, mode, traced, trace), trace

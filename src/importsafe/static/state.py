@@ -15,6 +15,8 @@ from .discover import ModuleInfo
 from .events import Def, FunctionFacts, ModuleFacts, walk
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
+REGISTRY = "\0registry"  # the `module` of logged writes to ImportState.registry
+_NOT_MODULE_STATE = frozenset("pgz")  # dependency kinds that outlive module creation
 MISSING = object()
 NO_MODULE = object()
 
@@ -71,9 +73,11 @@ class Program:
     recorded sub-imports (module name -> variants)."""
 
     def __init__(self, index: dict[str, ModuleInfo], facts: dict[str, ModuleFacts],
-                 memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None):
+                 memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None,
+                 target_version: tuple[int, int] = (3, 11)):
         self.index = index
         self.facts = facts
+        self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
         self.tops = frozenset(name.partition(".")[0] for name in index)
         self.registrars = tuple(sorted(n for n, f in facts.items() if f.registers_modules))
         self.memo: dict[str, object] | None = {} if memo else None
@@ -145,6 +149,10 @@ class ImportState:
         self.rec_start = -1  # of the innermost one
         self.log: list[tuple] = []  # (dependency, value) as first read
         self.writes: list[tuple] = []  # (module, op, key, value)
+        # PEP 810: children lazily named under each module (docs/lazy.md L3), and the lazy
+        # proxies being resolved now ((holder module, name) -> True)
+        self.registry: dict[str, frozenset[str]] = {}
+        self.resolving: dict[tuple[str, str], bool] = {}
 
     # -- creation -------------------------------------------------------------------------
     def new_state(self, info: ModuleInfo, status: str) -> ModState:
@@ -194,12 +202,29 @@ class ImportState:
             self.log.append((("w", st.name, None), st.wildcard))
         return st.wildcard
 
+    def registered(self, parent: str) -> frozenset[str]:
+        found = self.registry.get(parent, frozenset())
+        if self.rec_starts:
+            self.log.append((("g", parent, None), found))
+        return found
+
+    def is_resolving(self, holder: str, name: str) -> bool:
+        found = (holder, name) in self.resolving
+        if self.rec_starts:
+            self.log.append((("z", holder, name), found))
+        return found
+
     def ns_items(self, st: ModState) -> list:
         if self.rec_starts and st.born < self.rec_start:
             self.log.append((("n", st.name, None), st.token))
         return list(st.ns.items())
 
     # -- logged writes --------------------------------------------------------------------
+    def register(self, parent: str, child: str) -> None:
+        self.registry[parent] = self.registry.get(parent, frozenset()) | {child}
+        if self.rec_starts:
+            self.writes.append((REGISTRY, "reg", parent, child))
+
     def write(self, st: ModState, op: str, key, value=None) -> None:
         if op == "set":
             st.own_ns()[key] = value
@@ -242,7 +267,11 @@ class ImportState:
                 return node, None
             kind, mod, key = node.dep
             st = modules.get(mod)
-            if kind == "a":
+            if kind == "g":
+                now = self.registry.get(mod, frozenset())
+            elif kind == "z":
+                now = (mod, key) in self.resolving
+            elif kind == "a":
                 now = st.ns.get(key, MISSING) if st is not None else NO_MODULE
             elif kind == "p":
                 now = st.epoch if st is not None else ("absent", epochs.get(mod, 0))
@@ -273,7 +302,8 @@ class ImportState:
             if key not in deps:
                 deps[key] = value
         created = {k[1] for k, v in deps.items() if k[0] == "p" and v.__class__ is tuple}
-        kept = tuple((k, v) for k, v in deps.items() if k[0] == "p" or k[1] not in created)
+        kept = tuple((k, v) for k, v in deps.items()
+                     if k[0] in _NOT_MODULE_STATE or k[1] not in created)
         writes = tuple(w for w in self.writes[write_mark:] if w[0] not in created)
         modules = self.modules
         made = tuple((n, modules[n].snapshot() if n in modules else None,
@@ -300,7 +330,10 @@ class ImportState:
                 self.clock += 1
                 self.modules[name] = ModState.restore(snap, self.clock)
         for name, op, key, value in writes:
-            self.write(self.modules[name], op, key, value)
+            if name == REGISTRY:
+                self.register(key, value)
+            else:
+                self.write(self.modules[name], op, key, value)
         for key, snap in stale:
             self.clock += 1
             self.stale[key] = ModState.restore(snap, self.clock)

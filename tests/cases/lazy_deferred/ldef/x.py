@@ -1,0 +1,7 @@
+from ldef.y import Y
+
+X2 = 2
+
+
+def make():
+    return Y()

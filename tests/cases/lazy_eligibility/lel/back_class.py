@@ -1,0 +1,3 @@
+from lel.in_class import K
+
+C = K

@@ -1,0 +1,3 @@
+from lel.dyn import D
+
+E = D

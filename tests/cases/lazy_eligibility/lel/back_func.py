@@ -1,0 +1,3 @@
+from lel.in_func import H
+
+F = H

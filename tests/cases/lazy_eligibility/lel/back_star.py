@@ -1,0 +1,4 @@
+from lel.star import S
+
+__all__ = ["S2"]
+S2 = S

@@ -1,0 +1,3 @@
+from lel.in_try import T
+
+B = T

@@ -1,0 +1,3 @@
+from lel.in_with import V
+
+W = V

@@ -1,0 +1,4 @@
+import importlib
+
+importlib.import_module("lel.back_dyn")  # the dynamic API is never lazy
+D = 1

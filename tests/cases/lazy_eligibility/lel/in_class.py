@@ -1,0 +1,5 @@
+class Holder:
+    from lel.back_class import C  # in a class body: never lazy
+
+
+K = 1

@@ -1,0 +1,3 @@
+from lel.back_star import *  # star imports are never lazy
+
+S = 1

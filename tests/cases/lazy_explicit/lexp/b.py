@@ -1,0 +1,5 @@
+from lexp.a import A
+
+
+class B:
+    origin = A

@@ -1,0 +1,5 @@
+from lgen.b import Base
+
+
+class A(Base):
+    pass

@@ -1,0 +1,9 @@
+from lgen.a import A
+
+
+class Base:
+    pass
+
+
+class Special(A):
+    pass

@@ -1,0 +1,5 @@
+from llm.a import A
+
+
+class B:
+    origin = A

@@ -1,0 +1,3 @@
+from llm.a import A
+
+C = A

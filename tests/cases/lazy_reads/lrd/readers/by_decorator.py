@@ -1,0 +1,6 @@
+from lrd.target import deco
+
+
+@deco
+def f():
+    pass

@@ -1,0 +1,5 @@
+from lrd.target import VALUE
+
+
+def later():
+    return VALUE

@@ -1,0 +1,4 @@
+import lre.a
+
+Y = 1
+W = lre.a.Y

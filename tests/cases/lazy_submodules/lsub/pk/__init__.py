@@ -1,0 +1,1 @@
+"""A package that never imports its submodules itself."""
