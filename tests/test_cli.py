@@ -201,3 +201,13 @@ def test_no_arguments_checks_the_project_layout(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     proc = run_cli(cwd=tmp_path / "elsewhere")
     assert proc.returncode == 2 and "[tool.importsafe] paths" in proc.stderr
+
+
+def test_example_text_says_what_lazy_mode_removes_and_what_remains():
+    proc = run_cli("check", EXAMPLE, "--mode", "normal,bare,lazy")
+    assert proc.returncode == 1
+    assert ("lazy imports (PEP 810) remove 3: compiler_pkg.backend_api [bare], "
+            "compiler_pkg.jit [bare], compiler_pkg.verifier [bare]") in proc.stdout
+    assert "still failing under lazy imports 1: compiler_pkg.optimizer" in proc.stdout
+    alone = run_cli("check", EXAMPLE, "--mode", "lazy")
+    assert "remove" not in alone.stdout  # nothing to compare with

@@ -84,6 +84,8 @@ def render(report: Report, console: Console, base: str | None = None,
     for d in problems:
         console.print(Text(f"{_rel(d.file, base)}:{d.line}: {d.code} {d.name}: {d.message}",
                            style="yellow"), soft_wrap=True)
+    for line in lazy_summary(report):
+        console.print(Text(line, style="cyan"), soft_wrap=True)
     n_ok = sum(r.outcome == "ok" for r in report.results)
     n_err = sum(r.outcome in ("error", "timeout", "crash") for r in failing)
     n_unk = len(failing) - n_err
@@ -94,6 +96,30 @@ def render(report: Report, console: Console, base: str | None = None,
     style = "bold red" if n_err else "bold green"
     console.print(Text(f"{entries} entries x modes {modes}: {n_ok} ok, {n_err} failing, "
                        f"{n_unk} unknown{extra}", style=style))
+
+
+def lazy_summary(report: Report) -> list[str]:
+    """With mode `lazy` next to an eager mode: which entries failing eagerly work under PEP
+    810 lazy imports, and which still fail (a name of the cycle is used while it runs)."""
+    by_entry: dict[str, dict[str, str]] = {}
+    for r in report.results:
+        by_entry.setdefault(r.entry, {})[r.mode] = r.outcome
+    if "lazy" not in {m for modes in by_entry.values() for m in modes} or \
+            not any(set(modes) - {"lazy"} for modes in by_entry.values()):
+        return []
+    removed, remain = [], []
+    for entry, modes in by_entry.items():
+        eager = [m for m, outcome in modes.items() if m != "lazy" and outcome != "ok"]
+        if modes.get("lazy") not in (None, "ok"):
+            remain.append(entry)
+        elif eager and modes.get("lazy") == "ok":
+            removed.append(f"{entry} [{','.join(eager)}]")
+    out = []
+    if removed:
+        out.append(f"lazy imports (PEP 810) remove {len(removed)}: " + ", ".join(removed))
+    if remain:
+        out.append(f"still failing under lazy imports {len(remain)}: " + ", ".join(remain))
+    return out + ([""] if out else [])
 
 
 def default_base() -> str:
