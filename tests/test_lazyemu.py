@@ -1,8 +1,9 @@
-"""The PEP 810 emulation (src/importsafe/dynamic/lazyemu.py) behind `importsafe run --mode
-lazy` on Python 3.8-3.14, rule by rule (docs/lazy.md L1-L6), through the real runner with the
-fork server and with a fresh interpreter per job; plus the source rewrite itself (in this
-process, by path: importsafe never imports lazyemu outside the target interpreter) and its
-Python 3.8 syntax.
+"""The PEP 810 emulation (src/importsafe/dynamic/lazyemu.py, with lazyrewrite.py and
+lazyscope.py) behind `importsafe run --mode lazy` on Python 3.8-3.14, rule by rule
+(docs/lazy.md L1-L6), through the real runner with the fork server and with a fresh
+interpreter per job; plus the source rewrite itself (lazyrewrite.py, in this process, by path:
+importsafe never imports the emulation outside the target interpreter) and its Python 3.8
+syntax.
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ import pytest
 from importsafe.dynamic.probe import uses_lazy_syntax
 from importsafe.dynamic.runner import run_jobs
 
-LAZYEMU = Path(__file__).resolve().parents[1] / "src" / "importsafe" / "dynamic" / "lazyemu.py"
+DYNAMIC = Path(__file__).resolve().parents[1] / "src" / "importsafe" / "dynamic"
+LAZYEMU_FILES = [DYNAMIC / name for name in ("lazyemu.py", "lazyrewrite.py", "lazyscope.py")]
 MISSING = "nothere_xyz_lazyemu"
 
 # Packages whose normal runs stay plain CPython (no `lazy` syntax, no __lazy_modules__).
@@ -440,25 +442,26 @@ def test_other_interpreters(tmp_path, python):
 # --- the rewrite, in this process ------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def lazyemu():
-    spec = importlib.util.spec_from_file_location("_lazyemu_under_test", LAZYEMU)
+def lazyrewrite():
+    spec = importlib.util.spec_from_file_location("_lazyrewrite_under_test",
+                                                  DYNAMIC / "lazyrewrite.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_strip_lazy_keeps_lines_and_name_columns(lazyemu):
+def test_strip_lazy_keeps_lines_and_name_columns(lazyrewrite):
     text = ("lazy import a\nx = 1; lazy from b import c\nif x: lazy import d\nlazy = 3\n"
             "lazy(3)\n  \u00e9 = 1 ; lazy import e\nraise lazy from e\n")
-    out, found = lazyemu.strip_lazy(text)
+    out, found = lazyrewrite.strip_lazy(text)
     assert out.split("\n") == ["import      a", "x = 1; from      b import c",
                                "if x: import      d", "lazy = 3", "lazy(3)",
                                "  \u00e9 = 1 ; import      e", "raise lazy from e", ""]
     assert found == {(1, 0), (2, 7), (3, 6), (6, 11)}  # UTF-8 columns, as ast reports them
-    assert lazyemu.strip_lazy("lazy_loader = 1\n") == ("lazy_loader = 1\n", frozenset())
+    assert lazyrewrite.strip_lazy("lazy_loader = 1\n") == ("lazy_loader = 1\n", frozenset())
 
 
-def test_rewrite_guards_global_reads_only(lazyemu):
+def test_rewrite_guards_global_reads_only(lazyrewrite):
     source = textwrap.dedent("""
         import a.b.c, d as e
         from .m import x, y as z
@@ -483,7 +486,7 @@ def test_rewrite_guards_global_reads_only(lazyemu):
         lam = lambda x: (x, z)
         e += 1
         """)
-    tree, capable = lazyemu.transform(source, "f.py", False, "all")
+    tree, capable = lazyrewrite.transform(source, "f.py", False, "all")
     assert capable
     text = ast.unparse(tree) if hasattr(ast, "unparse") else None
     if text is None:
@@ -507,9 +510,9 @@ def test_rewrite_guards_global_reads_only(lazyemu):
     assert lines[lines.index("e += 1") - 1] == "__importsafe_lazy__.r('e')"
 
 
-def test_normal_mode_leaves_plain_modules_alone(lazyemu):
-    assert lazyemu.transform("import os\nprint(os)\n", "m.py", False, "normal") == (None, False)
-    tree, capable = lazyemu.transform("lazy import os\nprint(os)\n", "m.py", False, "normal")
+def test_normal_mode_leaves_plain_modules_alone(lazyrewrite):
+    assert lazyrewrite.transform("import os\nprint(os)\n", "m.py", False, "normal") == (None, False)
+    tree, capable = lazyrewrite.transform("lazy import os\nprint(os)\n", "m.py", False, "normal")
     assert tree is not None and capable
 
 
@@ -522,15 +525,16 @@ def test_normal_mode_leaves_plain_modules_alone(lazyemu):
     ("lazy from os import *\n", "lazy from ... import * is not allowed"),
     ("lazy from __future__ import annotations\n", "lazy from __future__ import is not allowed"),
 ])
-def test_misplaced_lazy_is_a_syntax_error(lazyemu, source, message):
+def test_misplaced_lazy_is_a_syntax_error(lazyrewrite, source, message):
     with pytest.raises(SyntaxError, match=message.replace("*", r"\*").replace(".", r"\.")):
-        lazyemu.transform(source, "m.py", False, "normal")
+        lazyrewrite.transform(source, "m.py", False, "normal")
 
 
 @pytest.mark.skipif(PY38 is None, reason="CPython 3.8 not installed under ~/.pyenv")
-def test_lazyemu_compiles_with_python38(tmp_path):
+@pytest.mark.parametrize("path", LAZYEMU_FILES, ids=lambda p: p.name)
+def test_lazyemu_compiles_with_python38(tmp_path, path):
     code = "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], " \
            "doraise=True)"
-    proc = subprocess.run([PY38, "-c", code, str(LAZYEMU), str(tmp_path / "out.pyc")],
+    proc = subprocess.run([PY38, "-c", code, str(path), str(tmp_path / "out.pyc")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

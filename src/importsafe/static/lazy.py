@@ -116,6 +116,14 @@ class LazyImports:
             else:
                 self.bind(ev.asname, ("z", "as", ev.module, None, mod, line), frame)
         else:
+            source = self.state(ev.module)
+            loaded = source is not None and not source.opaque \
+                and self.status_of(source) != "running"
             for n, asname in ev.names:
-                self.bind(asname or n, ("z", "from", ev.module, n, mod, line), frame)
+                found = self.ns_get(source, n) if loaded else MISSING
+                if found is not MISSING and found[0] != "z":
+                    # from a module that finished running: the value itself, no proxy (L3)
+                    self.bind(asname or n, found, frame)
+                else:
+                    self.bind(asname or n, ("z", "from", ev.module, n, mod, line), frame)
         self._register(ev.module)
