@@ -127,6 +127,9 @@ def test_static_prediction_matches_cpython(tmp_path, capsys):
 
     mismatches = []  # (seed, entry, mode, cpython key, static key, cpython msg, static msg)
     agree = total = 0
+    per_mode: Counter = Counter()  # (mode, "agree" | "total")
+    explicit = sum(any("lazy " in p.read_text() for p in pkg.rglob("*.py"))
+                   for pkg, _ in real.values())
     for seed, (pkg, results) in real.items():
         try:
             report = check([pkg], modes=MODES)
@@ -138,11 +141,13 @@ def test_static_prediction_matches_cpython(tmp_path, capsys):
             crash = None
         for pair, r in results.items():
             total += 1
+            per_mode[pair[1], "total"] += 1
             want = outcome_key(r)
             got_result = predicted.get(pair)
             got = static_key(got_result) if got_result is not None else ("missing",)
             if got == want:
                 agree += 1
+                per_mode[pair[1], "agree"] += 1
                 continue
             real_msg = (r.get("error") or {}).get("message") or r.get("reason")
             static_msg = crash or (got_result.error.message if got_result is not None
@@ -158,6 +163,9 @@ def test_static_prediction_matches_cpython(tmp_path, capsys):
     with capsys.disabled():
         print(f"\ndifferential: {agree}/{total} (entry, mode) agree ({pct:.2f}%) over "
               f"{len(real)} packages; {distribution(real)}")
+        print("  by mode: " + ", ".join(
+            f"{m} {per_mode[m, 'agree']}/{per_mode[m, 'total']}" for m in MODES)
+            + f" (lazy: PEP 810 emulation); {explicit} packages write explicit `lazy` imports")
 
     if mismatches:
         lines = [f"{len(mismatches)} of {total} (entry, mode) disagree; the first ones:"]
