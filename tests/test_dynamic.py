@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,15 @@ def test_cli_run_entries_file_restricts_the_entries(tmp_path):
                            str(ROOT / "examples" / "compiler_pkg"), "--entries", str(listing)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
+
+
+def test_python_given_as_a_relative_path(tmp_path):
+    """--python venv/bin/python (relative to the current directory) works although the
+    probes run in a temporary directory."""
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    os.symlink(sys.executable, tmp_path / "venv" / "bin" / "python")
+    proc = subprocess.run([sys.executable, "-m", "importsafe", "run",
+                           str(ROOT / "examples" / "compiler_pkg"), "--mode", "normal",
+                           "--python", os.path.join("venv", "bin", "python")],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

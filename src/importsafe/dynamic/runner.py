@@ -102,7 +102,9 @@ def resolve_python(python: str | None) -> str:
     found = shutil.which(python) if os.sep not in python else python
     if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise ProbeError(f"python interpreter not found or not executable: {python}")
-    return found
+    # absolute (probes run in a temporary directory), symlinks kept (a venv's python finds
+    # its site-packages through the path it was started by)
+    return os.path.abspath(found)
 
 
 def _kill_group(pid: int) -> None:
