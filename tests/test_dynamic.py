@@ -245,3 +245,43 @@ def test_python_given_as_a_relative_path(tmp_path):
                            "--python", os.path.join("venv", "bin", "python")],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _externals_case(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
+    """A package whose modules import an external dependency at module level; the
+    dependency counts its imports in a file, prints, and another one imports the package."""
+    ext, root, log = tmp_path / "ext", tmp_path / "src", tmp_path / "imports.log"
+    for path, text in {
+        ext / "extdep.py": "import os\nprint('extdep speaks')\n"
+                           "with open(os.environ['EXTDEP_LOG'], 'a') as f:\n"
+                           "    f.write('imported\\n')\nVALUE = 1\n",
+        ext / "backref.py": "import xpkg.a  # an external that imports the analysed package\n",
+        root / "xpkg" / "__init__.py": "",
+        root / "xpkg" / "a.py": "import extdep\nfrom xpkg import b\nA = extdep.VALUE\n",
+        root / "xpkg" / "b.py": "import extdep\nfrom xpkg.a import A  # a cycle\n",
+        root / "xpkg" / "c.py": "import extdep\nimport backref\n",
+    }.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    monkeypatch.setenv("PYTHONPATH", str(ext))
+    monkeypatch.setenv("EXTDEP_LOG", str(log))
+    return root / "xpkg", log
+
+
+def test_external_dependencies_are_imported_once_per_server(tmp_path, monkeypatch):
+    pkg, log = _externals_case(tmp_path, monkeypatch)
+    (pkg / "c.py").write_text("import extdep\n")  # no back-reference: pre-import allowed
+    fork = api.run([str(pkg)], modes=("normal", "bare"), jobs=1)
+    assert log.read_text().count("imported") == 1  # once, in the server's first zygote
+    log.unlink()
+    fresh = api.run([str(pkg)], modes=("normal", "bare"), jobs=1, fork=False)
+    assert log.read_text().count("imported") >= 6  # once per fresh interpreter
+    assert keys(fork) == keys(fresh)
+
+
+def test_an_external_that_imports_the_package_is_not_pre_imported(tmp_path, monkeypatch):
+    pkg, log = _externals_case(tmp_path, monkeypatch)
+    fork = api.run([str(pkg)], modes=("normal", "bare"), jobs=1)
+    fresh = api.run([str(pkg)], modes=("normal", "bare"), jobs=1, fork=False)
+    assert keys(fork) == keys(fresh)  # no "already loaded" crash: the zygote was refused
+    assert all(r.outcome in ("ok", "error") for r in fork.results)

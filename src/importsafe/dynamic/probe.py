@@ -28,6 +28,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import faulthandler
+import gc
 import json
 import os
 import re
@@ -198,6 +199,81 @@ def uses_lazy_syntax(roots, tops):
                 if b"lazy" in data and _LAZY_SYNTAX.search(data):
                     return True
     return False
+
+
+_TOP_IMPORT = re.compile(rb"^(?:import[ \t]+([\w. \t,]+?)[ \t]*(?:#[^\n]*)?$"
+                         rb"|from[ \t]+(\w[\w.]*)[ \t]+import\b)", re.M)
+
+
+def external_imports(roots, tops, limit=500):
+    """The modules the package's files import at column 0 (module level, unguarded: not in
+    `try`, `if` or a function), other than the package's own top-level names and
+    `__future__`: what the fork server imports once, before forking any job."""
+    found = {}
+    for root in roots:
+        for top in sorted(tops):
+            paths = [os.path.join(root, top + ".py")]
+            for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+                dirnames[:] = [d for d in dirnames if d != "__pycache__" and d[:1] != "."]
+                paths.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
+            for path in paths:
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                for names, source in _TOP_IMPORT.findall(data):
+                    for item in (names.split(b",") if names else [source]):
+                        name = item.split()[0].decode("ascii", "replace") if item.split() \
+                            else ""
+                        head = name.partition(".")[0]
+                        if name and head not in tops and head != "__future__":
+                            found[name] = found.get(name, 0) + 1
+    return sorted(found, key=lambda n: (-found[n], n))[:limit]
+
+
+EXTERNALS = "\0externals"  # the key of the zygote that imported the external dependencies
+
+
+def _import_externals(config):
+    """In a forked child of the server: import the package's external dependencies (none of
+    them may load a module of the package, start a thread or come from the package's roots),
+    and say whether this process can serve as the zygote every job forks from."""
+    roots = config["roots"]
+    real_roots = [os.path.realpath(r) for r in roots]
+    tops = set(config.get("tops") or ())
+    sys.path[:] = list(roots) + [p for p in sys.path if p not in roots]
+    devnull = os.open(os.devnull, os.O_RDWR)
+    saved = os.dup(1), os.dup(2)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    imported = 0
+    try:
+        for name in config.get("externals") or ():
+            try:
+                spec = importlib.util.find_spec(name.partition(".")[0])
+            except BaseException:  # noqa: B902 - whatever finding it does
+                continue
+            places = [getattr(spec, "origin", None)] + list(
+                getattr(spec, "submodule_search_locations", None) or ()) if spec else []
+            if spec is None or any(_under(p, real_roots) for p in places if p):
+                continue  # missing, or under the roots (analysed code: never pre-imported)
+            try:
+                importlib.import_module(name)
+                imported += 1
+            except BaseException:  # noqa: B902 - a dependency that fails: the jobs will see
+                pass
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (devnull,) + saved:
+            os.close(fd)
+    loaded = sorted(m for m in sys.modules if m.partition(".")[0] in tops)
+    if loaded:
+        return "importing them loaded %s" % ", ".join(loaded[:5])
+    if _thread_count() != 1:
+        return "importing them started threads"
+    return imported
 
 
 def run_one(roots, entry, mode, check_loaded=True, lazy_syntax=False, lazy_modules=True):
@@ -396,6 +472,13 @@ class _Child(object):
         self.pending = {}  # id -> job forwarded to this zygote and not answered yet
 
 
+def _finished(name):
+    """Whether module `name` is in sys.modules and done running (not mid-import)."""
+    module = sys.modules.get(name)
+    spec = getattr(module, "__spec__", None) if module is not None else None
+    return isinstance(module, types.ModuleType) and not getattr(spec, "_initializing", False)
+
+
 class Node(object):
     """The event loop of the server and of every zygote: read jobs, fork, reap, report."""
 
@@ -434,8 +517,20 @@ class Node(object):
                     pass
 
     # -- jobs ----------------------------------------------------------------------------
+    def start_externals(self):
+        """The server's first child imports the external dependencies, then every job forks
+        from it (a zygote above the package zygotes); until it answers, jobs wait."""
+        self.waiting = []
+        self._fork({"id": -1, "entry": EXTERNALS, "mode": "externals", "zygote": True})
+
     def start(self, job):
+        if self.prefix is None and getattr(self, "waiting", None) is not None:
+            self.waiting.append(job)
+            return
         route = job.get("route") or []
+        if self.prefix is None and EXTERNALS in self.zygotes:
+            route = [EXTERNALS] + route
+            job = dict(job, route=route)
         if route:
             zygote = self.zygotes.get(route[0])
             if zygote is not None and zygote.zin is not None:
@@ -447,12 +542,20 @@ class Node(object):
                     pass
             # the zygote is gone: this node has imported an ancestor too, as good a start
             job = dict(job, route=[])
+        if self.prefix is not None and job["mode"] == "normal" and not job.get("zygote") \
+                and _finished(job["entry"]):
+            # Importing the packages above the entry (this zygote's state) already ran it to
+            # completion: a first import would find it in sys.modules and do nothing. `ok`
+            # at once, no child (the job of a would-be zygote still forks, to become one).
+            self._send({"id": job["id"], "entry": job["entry"], "mode": job["mode"],
+                        "outcome": "ok"})
+            return
         self._fork(job)
 
     def _fork(self, job):
         read_fd, write_fd = os.pipe()
         zin_r = zin_w = None
-        if job.get("zygote") and job["mode"] == "normal":
+        if job.get("zygote") and job["mode"] in ("normal", "externals"):
             zin_r, zin_w = os.pipe()
         pid = os.fork()
         if pid == 0:
@@ -488,11 +591,22 @@ class Node(object):
     def _child_main(self, job, write_fd, zin_r, written):
         os.setpgid(0, 0)
         enter_job(self.config["base"], job["id"])
+        if job["mode"] == "externals":
+            answer = _import_externals(self.config)
+            ok = not isinstance(answer, str)
+            _write_all(write_fd, _line({"id": -1, "outcome": "ok" if ok else "refused",
+                                        "zygote": ok, "imported": answer if ok else 0,
+                                        "reason": None if ok else answer}))
+            written[0] = True
+            if ok:
+                gc.freeze()
+                Node(self.config, zin_r, write_fd, EXTERNALS).loop()
+            return
         timeout = self.config.get("timeout") or 0
         if timeout:
             signal.alarm(int(timeout) + 10)  # backstop, should this server die first
         result = run_one(self.config["roots"], job["entry"], job["mode"],
-                         check_loaded=self.prefix is None,
+                         check_loaded=self.prefix in (None, EXTERNALS),
                          lazy_syntax=self.config.get("lazy_syntax", False),
                          lazy_modules=self.config.get("lazy_modules", True))
         signal.alarm(0)
@@ -504,11 +618,16 @@ class Node(object):
         _write_all(write_fd, _line(result))
         written[0] = True
         if become:
+            # what the zygote holds now is shared by every child it forks: out of the cyclic
+            # collector's sight, a child's collections do not touch (and copy) those pages
+            gc.freeze()
             Node(self.config, zin_r, write_fd, job["entry"]).loop()
 
     def close(self, route):
         if not route:
             return
+        if self.prefix is None and EXTERNALS in self.zygotes and route[0] != EXTERNALS:
+            route = [EXTERNALS] + route
         zygote = self.zygotes.get(route[0])
         if zygote is None or zygote.zin is None:
             return
@@ -543,6 +662,13 @@ class Node(object):
         except ValueError:
             return
         if not child.reported and msg.get("id") == child.job["id"]:
+            if child.job["id"] == -1:  # the externals zygote's own answer: not a job's
+                child.reported = True
+                if msg.get("zygote"):
+                    child.zygote = EXTERNALS
+                    self.zygotes[EXTERNALS] = child
+                self._release()
+                return
             self._report(child, msg)
             return
         child.pending.pop(msg.get("id"), None)
@@ -586,6 +712,9 @@ class Node(object):
                 for job in list(child.pending.values()):  # a zygote died with work queued
                     self.start(dict(job, route=[]))
                 continue
+            if not child.reported and child.job["id"] == -1:
+                self._release()  # the externals zygote died before answering: fork directly
+                continue
             if not child.reported:
                 job = child.job
                 msg = {"id": job["id"], "entry": job["entry"], "mode": job["mode"]}
@@ -595,6 +724,11 @@ class Node(object):
                 else:
                     msg.update(outcome="crash", reason=status_reason(status))
                 self._report(child, msg)
+
+    def _release(self):
+        waiting, self.waiting = getattr(self, "waiting", None) or [], None
+        for job in waiting:
+            self.start(job)
 
     def _expire(self):
         now = time.monotonic()
@@ -709,6 +843,8 @@ def serve():
     if not fork:
         return 2
     node = Node(config, in_fd, out_fd, None)
+    if config.get("externals"):
+        node.start_externals()
     node.inbuf = rest
     node.handle_lines()
     node.loop()

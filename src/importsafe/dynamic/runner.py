@@ -358,9 +358,13 @@ class _ForkRun:
                  zygotes, lazy_syntax=False, lazy_modules=True):
         self.python, self.jobs, self.workers = python, jobs, workers
         self.progress, self.base, self.env = progress, base, env
+        tops = sorted({e.partition(".")[0] for e, _ in jobs})
         self.config = {"op": "config", "roots": list(roots), "timeout": timeout or 0,
                        "base": base, "capture": bool(capture), "lazy_syntax": lazy_syntax,
-                       "lazy_modules": lazy_modules}
+                       "lazy_modules": lazy_modules, "tops": tops,
+                       # imported once per server, before any job forks (probe.py)
+                       "externals": probe.external_imports(roots, set(tops)) if zygotes
+                       else []}
         self.plan = _Plan(jobs, zygotes)
         self.names = {e: i for i, (e, m) in enumerate(jobs) if m == "normal"}
         self.out: list = [None] * len(jobs)
