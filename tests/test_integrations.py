@@ -151,3 +151,17 @@ def test_pytest11_entry_point_declared():
         data = tomllib.load(f)
     assert data["project"]["entry-points"]["pytest11"] == {
         "importsafe": "importsafe.pytest_plugin"}
+
+
+def test_gen_test_lazy_cases_need_python_315(tmp_path):
+    """Mode lazy in a standalone file: run under `sys.set_lazy_imports("all")` on 3.15+,
+    skipped (with the reason) before; importsafe's own emulation is not copied into it."""
+    _write(tmp_path, PACKAGES)
+    result = _invoke(tmp_path, "gen-test", "bad", "--mode", "lazy")
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "tests" / "test_importsafe_first_imports.py"
+    assert 'sys.set_lazy_imports("all")' in out.read_text()
+    proc = _run_pytest(tmp_path, str(out), "-rs")
+    if sys.version_info < (3, 15):
+        assert " skipped" in proc.stdout and "need Python 3.15+" in proc.stdout, proc.stdout
+        assert "failed" not in proc.stdout

@@ -18,7 +18,9 @@ TEMPLATE = '''\
 # Each (module, mode) is imported first, for real, in a fresh interpreter:
 #   normal: `import module`, its packages' __init__ run first as always;
 #   bare:   every regular-package ancestor is put in sys.modules as an empty module (its
-#           __init__.py never runs), namespace ancestors import normally, then `import module`.
+#           __init__.py never runs), namespace ancestors import normally, then `import module`;
+#   lazy:   PEP 810 global lazy mode (Python 3.15+; skipped before: `pytest --importsafe`
+#           emulates it on older Pythons).
 # Needs only the standard library and pytest.
 import os
 import subprocess
@@ -55,6 +57,8 @@ if mode == "bare":
         else:
             module = importlib.import_module(name)
         parent = module
+if mode == "lazy":
+    sys.set_lazy_imports("all")  # as -X lazy_imports=all; the entry itself stays eager
 importlib.import_module(entry)
 """
 
@@ -62,6 +66,8 @@ importlib.import_module(entry)
 @pytest.mark.parametrize("entry,mode", [(e, m) for e in ENTRIES for m in MODES],
                          ids=["%s-%s" % (e, m) for e in ENTRIES for m in MODES])
 def test_first_import(entry, mode, tmp_path):
+    if mode == "lazy" and not hasattr(sys, "set_lazy_imports"):
+        pytest.skip("PEP 810 lazy imports need Python 3.15+")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.run([sys.executable, "-c", PROBE, entry, mode] + ROOTS,
                           cwd=str(tmp_path), env=env, capture_output=True, text=True,
