@@ -32,3 +32,73 @@ def test_cli_cache_flags(tmp_path):
     assert proc.returncode == 1 and any(Path(tmp_path / "c").rglob("*.pickle"))
     proc = run_cli("check", EXAMPLE, "--no-cache", "--cache-dir", tmp_path / "d")
     assert proc.returncode == 1 and not (tmp_path / "d").exists()
+
+
+def _counting(monkeypatch) -> list:
+    calls: list = []
+    real = api.simulate
+
+    def counted(entry, mode, program, trace=None):
+        calls.append((entry, mode))
+        return real(entry, mode, program, trace)
+
+    monkeypatch.setattr(api, "simulate", counted)
+    return calls
+
+
+def test_warm_run_simulates_only_what_an_edit_can_reach(tmp_path, monkeypatch):
+    """Results are cached by the sources their import can run: a warm run simulates nothing;
+    after an edit, exactly the entries that can reach the edited module; a new module that an
+    import names (absent before) invalidates its importers too."""
+    files = {"wr/__init__.py": "", "wr/a.py": "from . import b\nA = 1\n",
+             "wr/b.py": "from .a import A\n", "wr/c.py": "C = 1\n",
+             "wr/d.py": "try:\n    import wr.e\nexcept ImportError:\n    pass\n"}
+    pkg = write(tmp_path, files) / "wr"
+    cache = str(tmp_path / "cache")
+    calls = _counting(monkeypatch)
+    cold = to_dict(api.check([str(pkg)], cache_dir=cache, jobs=1))
+    assert len(calls) == 10  # 5 entries x 2 modes
+    del calls[:]
+    assert to_dict(api.check([str(pkg)], cache_dir=cache, jobs=1)) == cold and calls == []
+    (pkg / "c.py").write_text("C = 2\n")
+    api.check([str(pkg)], cache_dir=cache, jobs=1)
+    assert sorted(calls) == [("wr.c", "bare"), ("wr.c", "normal")]
+    del calls[:]
+    (pkg / "b.py").write_text("def f():\n    from .a import A\n    return A\n")
+    warm = api.check([str(pkg)], cache_dir=cache, jobs=1)
+    assert sorted({e for e, _ in calls}) == ["wr.a", "wr.b"]
+    assert to_dict(warm) == to_dict(api.check([str(pkg)], jobs=1))
+    del calls[:]
+    (pkg / "e.py").write_text("E = 1\n")  # named by d.py's import, absent until now
+    api.check([str(pkg)], cache_dir=cache, jobs=1)
+    assert sorted({e for e, _ in calls}) == ["wr.d", "wr.e"]
+
+
+def test_cached_results_equal_fresh_ones_on_random_packages(tmp_path):
+    """Edit random modules of random packages between runs: the cached-results report always
+    equals a report computed from scratch."""
+    import random
+    import randpkg
+    for seed in range(12):
+        pkg = randpkg.write(randpkg.generate(seed), tmp_path / f"s{seed}")
+        cache = str(tmp_path / f"cache{seed}")
+        modes = ("normal", "bare", "lazy")
+        api.check([str(pkg)], modes=modes, cache_dir=cache, jobs=1)
+        rng = random.Random(seed)
+        for _ in range(3):
+            victim = rng.choice(sorted(pkg.rglob("*.py")))
+            lines = victim.read_text().splitlines()
+            del lines[rng.randrange(1, len(lines))]  # drop a line (keeps the docstring)
+            victim.write_text("\n".join(lines) + "\n")
+            warm = to_dict(api.check([str(pkg)], modes=modes, cache_dir=cache, jobs=1))
+            assert warm == to_dict(api.check([str(pkg)], modes=modes, jobs=1)), (seed, victim)
+
+
+def test_a_copy_of_the_tree_elsewhere_gets_its_own_paths(tmp_path):
+    files = {"cp/__init__.py": "", "cp/a.py": "from . import b\nA = 1\n",
+             "cp/b.py": "from .a import A\n"}
+    cache = str(tmp_path / "cache")
+    for where in ("one", "two"):
+        pkg = write(tmp_path / where, files) / "cp"
+        err = api.check([str(pkg)], cache_dir=cache).result("cp.a", "bare").error
+        assert all(Path(f.file).is_relative_to(tmp_path / where) for f in err.chain), err.chain

@@ -1,15 +1,17 @@
 """Use cases: the only place that sequences the stages. IO here is reading source files."""
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Iterable, Sequence
 
 from .cache import FactsCache
+from .resultcache import ResultsCache
 from .diagnose import RULES, diagnose
 from .explain import Explanation, explain_entry
 from .dynamic.runner import DEFAULT_TIMEOUT, DynamicReport, ProbeError, Progress, run_jobs
@@ -42,6 +44,7 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
     if facts is None:
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies)
+        facts = replace(facts, digest=hashlib.sha256(source).hexdigest())
         if key is not None:
             cache.put(key, facts)
     return facts
@@ -145,15 +148,24 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
           shard: tuple[int, int] | None = None) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`
     (but of the entries that a `skip` pattern matches). With `cache_dir`, facts of unchanged
-    files are read from there instead of parsed."""
+    files are read from there instead of parsed, and the results of entries that no changed
+    file can affect are reused (resultcache.py)."""
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
+    stored = ResultsCache(cache_dir, program, target_version) if cache_dir else None
+    known = {pair: stored.get(*pair) for pair in todo} if stored is not None else {}
+    missing = [pair for pair in todo if known.get(pair) is None]
     with no_cyclic_gc(), deep_recursion():
-        results = tuple(map_slices(
-            lambda part: [simulate(e, m, program) for e, m in part], todo,
-            workers if len(todo) >= PARALLEL_MIN_FILES else 1))
+        fresh = map_slices(
+            lambda part: [simulate(e, m, program) for e, m in part], missing,
+            workers if len(missing) >= PARALLEL_MIN_FILES else 1)
+    for pair, result in zip(missing, fresh):
+        known[pair] = result
+        if stored is not None:
+            stored.put(result)
+    results = tuple(known[pair] for pair in todo)
     diagnostics = diagnose(results, program.facts, loaded.problems)
     if "lazy" in modes:
         diagnostics = tuple(sorted(diagnostics + lazy_side_effects(loaded, skip),

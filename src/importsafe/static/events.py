@@ -198,6 +198,10 @@ class ModuleFacts:
     problem: FileProblem | None = None
     # puts modules into sys.modules or installs import hooks itself (six.moves and the like)
     registers_modules: bool = False
+    digest: str = ""  # of the source bytes, when read from a file (results cache key)
+    # modules named by imports in blocks below the top level, function bodies included, that
+    # `imports` lacks (the stubs of function bodies are not walked): a regex superset
+    nested_imports: frozenset[str] = frozenset()
 
     def binding_line(self, name: str) -> int | None:
         for bound, line in self.bindings:

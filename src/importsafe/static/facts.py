@@ -6,6 +6,7 @@ which real code nests far deeper, are walked with an explicit stack.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from .conditions import TargetVersion, decide_condition, runtime_test
@@ -558,7 +559,40 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
     except RecursionError:
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
-    return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params)
+    facts = extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params)
+    nested = indented_imports(source, name, is_package) - facts.imports
+    return replace(facts, nested_imports=nested) if nested else facts
+
+
+_INDENTED_IMPORT = re.compile(
+    r"^[ \t]+(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w. \t,]+))", re.M)
+
+
+def indented_imports(source: bytes | str, name: str, is_package: bool) -> frozenset[str]:
+    """Modules named by import statements below the top level (function bodies, which are
+    extracted only when called, and any other block), found by a regex over the text: a
+    superset (`pkg.*` for every `from pkg import ...`) for the results cache's dependency
+    graph (resultcache.py), cheap enough to run on every file."""
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    if "import" not in text:
+        return frozenset()
+    package = name if is_package else name.rpartition(".")[0]
+    out: set[str] = set()
+    for source_module, names in _INDENTED_IMPORT.findall(text):
+        if names:
+            out.update(n.split()[0] for n in names.split(",") if n.split())
+            continue
+        level = len(source_module) - len(source_module.lstrip("."))
+        module = source_module[level:]
+        if level:
+            parts = package.split(".") if package else []
+            if level - 1 > len(parts) or not parts:
+                continue
+            base = ".".join(parts[:len(parts) - (level - 1)])
+            module = f"{base}.{module}" if module else base
+        if module:
+            out.update((module, f"{module}.*"))
+    return frozenset(out)
 
 
 __all__ = ["extract", "facts_from_source", "resolve_relative", "decide_condition",

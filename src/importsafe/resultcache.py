@@ -1,0 +1,168 @@
+"""Simulation results cached by what they can depend on (IO edge: the cache directory).
+
+The outcome of (entry, mode) depends only on the modules its import can run: the entry, its
+ancestor packages, and, transitively, every module any of them names in an import anywhere
+(a superset: `ModuleFacts.imports`), with their ancestors, plus which of the named modules do
+not exist and which top-level names are external. Each module gets a Merkle key over the
+strongly connected components of that graph: its component's sources (digests), kinds and
+markers, and the keys of the components it reaches. A result is reused only when the key of
+its entry, the mode, the target version and the simulator's own code are all unchanged; so a
+warm run re-simulates exactly the entries an edit can reach.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .model import Result
+from .static.state import Program
+
+
+@lru_cache(maxsize=1)
+def simulator_fingerprint() -> str:
+    from . import __version__
+    digest = hashlib.sha256(__version__.encode())
+    here = Path(__file__).resolve().parent / "static"
+    for path in sorted(here.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _edges(program: Program, name: str, children: dict) -> tuple[list[str], list[str]]:
+    """(modules `name` can run next, markers of named modules that are absent/external)."""
+    index, facts = program.index, program.facts
+    out, markers = [], []
+    parent = name.rpartition(".")[0]
+    if parent:
+        out.append(parent)
+    f = facts.get(name)
+    for imported in sorted(f.imports | f.nested_imports) if f is not None else ():
+        top = imported.partition(".")[0]
+        if top not in program.tops:
+            markers.append("x:" + top)
+            continue
+        if imported.endswith(".*"):
+            package = imported[:-2]
+            out.extend(children.get(package, ()))
+            imported = package
+        parts = imported.split(".")
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            if prefix in index:
+                out.append(prefix)
+            else:
+                markers.append("a:" + prefix)
+                break
+    return out, markers
+
+
+def module_keys(program: Program) -> dict[str, str]:
+    """Every analysed module's Merkle key (Tarjan's algorithm, iterative)."""
+    names = sorted(program.index)
+    children: dict[str, list[str]] = {}
+    for n in names:
+        if "." in n:
+            children.setdefault(n.rpartition(".")[0], []).append(n)
+    edges = {n: _edges(program, n, children) for n in names}
+    number: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    comp_of: dict[str, int] = {}
+    comps: list[list[str]] = []
+    for root in names:
+        if root in number:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                number[node] = low[node] = len(number)
+                stack.append(node)
+                on_stack.add(node)
+            succ = edges[node][0]
+            if i < len(succ):
+                work.append((node, i + 1))
+                nxt = succ[i]
+                if nxt not in number:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], number[nxt])
+                continue
+            if low[node] == number[node]:
+                comp = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    comp_of[member] = len(comps)
+                    comp.append(member)
+                    if member == node:
+                        break
+                comps.append(sorted(comp))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    keys: list[str] = []  # components come out in reverse topological order: successors first
+    for k, comp in enumerate(comps):
+        digest = hashlib.sha256()
+        reached = set()
+        for member in comp:
+            info, f = program.index[member], program.facts.get(member)
+            # the path too: a result's chain names files (and a copy of a tree elsewhere
+            # must not reuse it)
+            digest.update(repr((member, info.kind, info.path, f.digest if f is not None
+                                else "", edges[member][1])).encode())
+            reached.update(comp_of[n] for n in edges[member][0])
+        reached.discard(k)
+        for other in sorted(keys[c] for c in reached):
+            digest.update(other.encode())
+        keys.append(digest.hexdigest())
+    return {n: keys[comp_of[n]] for n in names}
+
+
+class ResultsCache:
+    """A directory of pickled Results keyed by (entry key, mode, target, simulator)."""
+
+    def __init__(self, directory: str, program: Program, target_version):
+        self.directory = os.path.join(directory, "results")
+        self.keys = module_keys(program)
+        self.prefix = repr((simulator_fingerprint(), tuple(target_version)))
+
+    def key(self, entry: str, mode: str) -> str | None:
+        found = self.keys.get(entry)
+        if found is None:
+            return None
+        return hashlib.sha256(f"{self.prefix}|{entry}|{mode}|{found}".encode()).hexdigest()
+
+    def _file(self, key: str) -> str:
+        return os.path.join(self.directory, key[:2], key[2:] + ".pickle")
+
+    def get(self, entry: str, mode: str) -> Result | None:
+        key = self.key(entry, mode)
+        if key is None:
+            return None
+        try:
+            with open(self._file(key), "rb") as f:
+                found = pickle.load(f)
+        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
+            return None
+        ok = isinstance(found, Result) and (found.entry, found.mode) == (entry, mode)
+        return found if ok else None
+
+    def put(self, result: Result) -> None:
+        key = self.key(result.entry, result.mode)
+        if key is None:
+            return
+        target = self._file(key)
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
+            with os.fdopen(fd, "wb") as out:
+                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, target)
+        except OSError:
+            return  # a read-only or full disk only costs speed
