@@ -59,12 +59,17 @@ class FactsCache:
         return found if isinstance(found, ModuleFacts) else None
 
     def put(self, key: str, facts: ModuleFacts) -> None:
-        target = self._file(key)
-        try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-            with os.fdopen(fd, "wb") as out:
-                pickle.dump(facts, out, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
-        except OSError:
-            return  # a read-only or full disk only costs speed
+        write_pickle(self._file(key), facts)
+
+
+def write_pickle(target: str, value) -> None:
+    """Write to a temporary file beside `target`, then rename: readers never see half an
+    entry. A read-only or full disk only costs speed."""
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, target)
+    except OSError:
+        return

@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from .cache import write_pickle
 from .model import Result
 from .static.state import Program
 
@@ -157,12 +157,4 @@ class ResultsCache:
         key = self.key(result.entry, result.mode)
         if key is None:
             return
-        target = self._file(key)
-        try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-            with os.fdopen(fd, "wb") as out:
-                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
-        except OSError:
-            return  # a read-only or full disk only costs speed
+        write_pickle(self._file(key), result)
