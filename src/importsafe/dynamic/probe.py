@@ -173,10 +173,9 @@ def lazy_plan(mode, lazy_syntax):
 _LAZY_SYNTAX = re.compile(rb"^[ \t]*lazy[ \t]+(?:import|from)\b|__lazy_modules__", re.M)
 
 
-def uses_lazy_syntax(roots, tops):
-    """Whether a source file of the top-level packages or modules `tops` under `roots` writes
-    `lazy import` / `lazy from` (PEP 810) or names `__lazy_modules__` (the runner asks, the
-    batch mode too when its request does not say)."""
+def _package_sources(roots, tops):
+    """The bytes of every .py file of the top-level packages or modules `tops` under `roots`
+    (symlinked directories followed once; unreadable files skipped)."""
     seen = set()
     for root in roots:
         for top in sorted(tops):
@@ -193,12 +192,17 @@ def uses_lazy_syntax(roots, tops):
             for path in paths:
                 try:
                     with open(path, "rb") as f:
-                        data = f.read()
+                        yield f.read()
                 except OSError:
                     continue
-                if b"lazy" in data and _LAZY_SYNTAX.search(data):
-                    return True
-    return False
+
+
+def uses_lazy_syntax(roots, tops):
+    """Whether a source file of the top-level packages or modules `tops` under `roots` writes
+    `lazy import` / `lazy from` (PEP 810) or names `__lazy_modules__` (the runner asks, the
+    batch mode too when its request does not say)."""
+    return any(b"lazy" in data and _LAZY_SYNTAX.search(data)
+               for data in _package_sources(roots, tops))
 
 
 _TOP_IMPORT = re.compile(rb"^(?:import[ \t]+([\w. \t,]+?)[ \t]*(?:#[^\n]*)?$"
@@ -210,25 +214,13 @@ def external_imports(roots, tops, limit=500):
     `try`, `if` or a function), other than the package's own top-level names and
     `__future__`: what the fork server imports once, before forking any job."""
     found = {}
-    for root in roots:
-        for top in sorted(tops):
-            paths = [os.path.join(root, top + ".py")]
-            for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
-                dirnames[:] = [d for d in dirnames if d != "__pycache__" and d[:1] != "."]
-                paths.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
-            for path in paths:
-                try:
-                    with open(path, "rb") as f:
-                        data = f.read()
-                except OSError:
-                    continue
-                for names, source in _TOP_IMPORT.findall(data):
-                    for item in (names.split(b",") if names else [source]):
-                        name = item.split()[0].decode("ascii", "replace") if item.split() \
-                            else ""
-                        head = name.partition(".")[0]
-                        if name and head not in tops and head != "__future__":
-                            found[name] = found.get(name, 0) + 1
+    for data in _package_sources(roots, tops):
+        for names, source in _TOP_IMPORT.findall(data):
+            for item in (names.split(b",") if names else [source]):
+                name = item.split()[0].decode("ascii", "replace") if item.split() else ""
+                head = name.partition(".")[0]
+                if name and head not in tops and head != "__future__":
+                    found[name] = found.get(name, 0) + 1
     return sorted(found, key=lambda n: (-found[n], n))[:limit]
 
 
