@@ -227,6 +227,21 @@ def external_imports(roots, tops, limit=500):
 EXTERNALS = "\0externals"  # the key of the zygote that imported the external dependencies
 
 
+def _preload_native(paths):
+    """Load the package's shared libraries that name no Python C-API symbol (runner side:
+    native.py), as its extension modules' own loading would, minus the Python part: they
+    cannot run Python code, so no import can tell they came early."""
+    if not paths:
+        return
+    import ctypes  # only here: a run without native libraries never imports it
+
+    for path in paths:
+        try:
+            ctypes.CDLL(path, mode=getattr(os, "RTLD_LOCAL", 0))
+        except OSError:
+            pass  # the job's own import will meet the same problem and report it
+
+
 def _import_externals(config):
     """In a forked child of the server: import the package's external dependencies (none of
     them may load a module of the package, start a thread or come from the package's roots),
@@ -255,6 +270,7 @@ def _import_externals(config):
                 imported += 1
             except BaseException:  # noqa: B902 - a dependency that fails: the jobs will see
                 pass
+        _preload_native(config.get("native") or ())
     finally:
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
@@ -835,7 +851,7 @@ def serve():
     if not fork:
         return 2
     node = Node(config, in_fd, out_fd, None)
-    if config.get("externals"):
+    if config.get("externals") or config.get("native"):
         node.start_externals()
     node.inbuf = rest
     node.handle_lines()

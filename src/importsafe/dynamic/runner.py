@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from ..model import ErrorInfo, Frame, Report, Result
-from . import probe
+from . import native, probe
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py")
 DEFAULT_TIMEOUT = 60.0
@@ -364,7 +364,9 @@ class _ForkRun:
                        "lazy_modules": lazy_modules, "tops": tops,
                        # imported once per server, before any job forks (probe.py)
                        "externals": probe.external_imports(roots, set(tops)) if zygotes
-                       else []}
+                       else [],
+                       # loaded once per server too: libraries with no Python in them
+                       "native": native.preloadable(roots, tops) if zygotes else []}
         self.plan = _Plan(jobs, zygotes)
         self.names = {e: i for i, (e, m) in enumerate(jobs) if m == "normal"}
         self.out: list = [None] * len(jobs)

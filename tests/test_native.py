@@ -1,0 +1,128 @@
+"""The native libraries the fork runner's zygote loads before any job (dynamic/native.py).
+
+A package is built with the C compiler: an extension module `_ext` that links a library with
+no Python in it (`libplain` through `libdep`) and one that calls the C API (`libpy`), found
+through `$ORIGIN/lib` as wheels ship them. Each library's constructor appends to a log, so
+the tests see who loaded what, and how many times.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from importsafe import api
+from importsafe.dynamic.native import preloadable, read_dynamic
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or shutil.which("cc") is None,
+    reason="builds ELF shared objects with cc (Linux)")
+
+LOGGING = """
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((constructor)) static void logged(void) {
+    const char *path = getenv("NATIVE_LOG");
+    if (path) { FILE *f = fopen(path, "a"); if (f) { fputs("%s\\n", f); fclose(f); } }
+}
+"""
+SOURCES = {
+    "plain.c": LOGGING % "plain" + "int plain_value(void) { return 2; }\n",
+    "dep.c": "int plain_value(void);\nint dep_value(void) { return plain_value() + 1; }\n",
+    "py.c": "#include <Python.h>\n" + LOGGING % "py" +
+            "int py_value(void) { PyObject *o = PyLong_FromLong(1); long v = PyLong_AsLong(o);"
+            " Py_DECREF(o); return (int)v; }\n",
+    "unused.c": "int unused_value(void) { return 5; }\n",
+    "ext.c": """#include <Python.h>
+int dep_value(void); int py_value(void);
+static PyObject *value(PyObject *self, PyObject *args) {
+    return PyLong_FromLong(dep_value() + py_value());
+}
+static PyMethodDef methods[] = {{"value", value, METH_NOARGS, ""}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "_ext", NULL, -1, methods};
+PyMODINIT_FUNC PyInit__ext(void) { return PyModule_Create(&def); }
+""",
+}
+
+
+def _cc(*args: str, cwd: Path) -> None:
+    subprocess.run(["cc", "-shared", "-fPIC", "-Wl,--no-as-needed", *args], cwd=cwd,
+                   check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("native")
+    pkg, src = root / "npkg", root / "csrc"
+    (pkg / "lib").mkdir(parents=True)
+    src.mkdir()
+    for name, text in SOURCES.items():
+        (src / name).write_text(text)
+    include = "-I" + sysconfig.get_paths()["include"]
+    lib = str(pkg / "lib")
+    _cc("-o", f"{lib}/libplain.so", "plain.c", cwd=src)
+    _cc("-o", f"{lib}/libdep.so", "dep.c", f"-L{lib}", "-lplain", "-Wl,-rpath,$ORIGIN",
+        cwd=src)
+    _cc("-o", f"{lib}/libpy.so", "py.c", include, cwd=src)
+    _cc("-o", f"{lib}/libunused.so", "unused.c", cwd=src)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    _cc("-o", str(pkg / ("_ext" + suffix)), "ext.c", include, f"-L{lib}", "-ldep", "-lpy",
+        "-Wl,-rpath,$ORIGIN/lib", cwd=src)
+    (pkg / "lib" / "broken.so").write_bytes(b"\x7fELF\x02\x01\x01" + b"\0" * 20)  # truncated
+    (pkg / "lib" / "text.so").write_text("not a shared object\n")
+    files = {
+        "__init__.py": "from . import a\n",
+        "a.py": "from npkg._ext import value\nV = value()\n",
+        "b.py": "import npkg._ext\nassert npkg._ext.value() == 4\n",
+        "c.py": "X = 1\n",
+        "d.py": "from npkg import nothing_here\n",
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    return pkg
+
+
+def test_only_python_free_libraries_of_extension_modules_are_kept(built):
+    lib = built / "lib"
+    assert preloadable([str(built.parent)], ["npkg"]) == [
+        str(lib / "libplain.so"), str(lib / "libdep.so")]  # dependencies first
+    ext = read_dynamic(str(next(built.glob("_ext*.so"))))
+    assert ext.extension and ext.python and "libdep.so" in ext.needed
+    assert ext.search == (str(built / "lib"),)  # $ORIGIN expanded
+    assert read_dynamic(str(lib / "libpy.so")).python
+    assert not read_dynamic(str(lib / "libplain.so")).python
+    assert read_dynamic(str(lib / "broken.so")) is None
+    assert read_dynamic(str(lib / "text.so")) is None
+    assert read_dynamic(str(lib / "missing.so")) is None
+
+
+def test_the_zygote_loads_them_once_and_outcomes_stay_those_of_fresh_interpreters(
+        built, tmp_path, monkeypatch):
+    log = tmp_path / "native.log"
+    monkeypatch.setenv("NATIVE_LOG", str(log))
+    modes = ("normal", "bare")
+    fork = api.run([str(built)], modes=modes, jobs=1)
+    forked = log.read_text().split()
+    log.unlink()
+    fresh = api.run([str(built)], modes=modes, jobs=1, fork=False)
+    fresh_loads = log.read_text().split()
+    key = sorted((r.entry, r.mode, r.outcome, r.error and r.error.exception) for r in
+                 fork.results)
+    assert key == sorted((r.entry, r.mode, r.outcome, r.error and r.error.exception)
+                         for r in fresh.results)
+    outcome = {(r.entry, r.mode): r.outcome for r in fork.results}
+    assert outcome[("npkg.b", "bare")] == outcome[("npkg.a", "normal")] == "ok"
+    assert outcome[("npkg.d", "bare")] == "error"
+    assert forked.count("plain") == 1  # in the zygote, before any job
+    assert fresh_loads.count("plain") == fresh_loads.count("py") >= 3  # once per interpreter
+    assert forked.count("py") >= 2  # a C-API library is never preloaded: each job loads it
+
+
+def test_no_libraries_no_preload(tmp_path):
+    (tmp_path / "plainpkg").mkdir()
+    (tmp_path / "plainpkg" / "__init__.py").write_text("")
+    assert preloadable([str(tmp_path)], ["plainpkg"]) == []
