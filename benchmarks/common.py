@@ -3,9 +3,12 @@ launcher that measures one subprocess (wall time and peak RSS).
 
 The venv at benchmarks/.work/venv holds every pin any benchmark asked for; a marker file lists
 them. A script asks `ensure_venv(pins)` for the pins it needs: nothing happens when the marker
-already lists them all, otherwise pip installs the union of the recorded and the requested pins
-in one resolve (a requested pin replaces a recorded pin of the same project), so the scripts
-never fight over the venv.
+already lists them all, otherwise the missing pins go into the existing venv (it is never
+rebuilt): when one of them needs resolving, pip installs the union of the recorded and the
+requested pins in one resolve (a requested pin replaces a recorded pin of the same project; the
+ones already there are left as they are), so the scripts never fight over the venv. Projects in
+NO_DEPS are installed on their own with `--no-deps` (only their sources are read) and stay out
+of that resolve.
 """
 from __future__ import annotations
 
@@ -24,8 +27,14 @@ VENV = WORK / "venv"
 MARKER = VENV / "importsafe-bench-pins.txt"
 SRC = HERE.parent / "src"  # this checkout's importsafe, run in preference to an installed one
 # Every package a benchmark measures, pinned. torch is a CPU wheel (pip finds it in the local
-# wheel directory); only the dynamic benchmark uses it.
-PINS = {"sympy": "sympy==1.14.0", "django": "Django==5.2.19", "torch": "torch==2.13.0"}
+# wheel directory). homeassistant 2024.3.3 is the last release whose wheel admits Python 3.11;
+# it is measured for its size and installed without its dependencies (NO_DEPS).
+PINS = {"sympy": "sympy==1.14.0", "django": "Django==5.2.19", "torch": "torch==2.13.0",
+        "pandas": "pandas==2.3.3", "homeassistant": "homeassistant==2024.3.3"}
+# Dependencies pinned along with a package (pandas needs numpy; the static tools read numpy as
+# an external package but never import it).
+PIN_DEPS = {"pandas": ("numpy==2.3.5",)}
+NO_DEPS = frozenset({"homeassistant"})
 PEERS = ("grimp==3.20", "pylint==4.1.4")
 
 # Runs one command in its own session and reports on it. Measuring from this small process, not
@@ -75,24 +84,38 @@ def recorded_pins() -> set[str]:
 
 
 def ensure_venv(pins: Iterable[str]) -> Path:
-    """Make the scratch venv and install `pins`, unless the marker says they are there."""
+    """Make the scratch venv if there is none and install the `pins` it lacks, unless the
+    marker says they are there. Never rebuilds an existing venv."""
     want = set(pins)
     have = recorded_pins()
-    if venv_python().exists() and want <= have:
+    missing = want - have
+    if venv_python().exists() and not missing:
         return venv_python()
     if not venv_python().exists():
         print(f"creating venv {VENV} ...", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     replaced = {_project(p) for p in want}
     union = sorted(want | {p for p in have if _project(p) not in replaced})
-    print("installing " + " ".join(union) + " ...", flush=True)
+    resolved = [p for p in union if _project(p) not in NO_DEPS]
+    if any(_project(p) not in NO_DEPS for p in missing):
+        print("installing " + " ".join(sorted(p for p in missing if _project(p) not in NO_DEPS))
+              + " (resolved with " + " ".join(p for p in resolved if p not in missing) + ") ...",
+              flush=True)
+        _pip(resolved, want)
+    loose = sorted(p for p in missing if _project(p) in NO_DEPS)
+    if loose:
+        print("installing " + " ".join(loose) + " --no-deps ...", flush=True)
+        _pip(["--no-deps", *loose], want)
+    MARKER.write_text("\n".join(union) + "\n")
+    return venv_python()
+
+
+def _pip(args: list[str], want: set[str]) -> None:
     proc = subprocess.run([str(venv_python()), "-m", "pip", "install", "--disable-pip-version-check",
-                           "-q", *union], capture_output=True, text=True)
+                           "-q", *args], capture_output=True, text=True)
     if proc.returncode != 0:
         raise BenchError(f"pip install {' '.join(sorted(want))} into {VENV} failed "
                          f"(exit {proc.returncode}):\n{tail(proc.stderr, 20)}")
-    MARKER.write_text("\n".join(union) + "\n")
-    return venv_python()
 
 
 def package_dir(py: Path, name: str) -> Path:
