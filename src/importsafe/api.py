@@ -22,6 +22,7 @@ from .shard import take_shard
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, ModuleFacts
 from .static.facts import facts_from_source
+from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
 from .static.simulate import simulate
 from .static.state import Program
@@ -82,6 +83,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     `mapped`: top-level packages in directories of their own (setuptools package-dir)."""
     mapped = dict(mapped or {})
     mapped.update((t.top, t.base) for t in targets if t.base is not None)
+    analysed = analysed_by_root(targets, roots)
     problems: list = []
     index: dict[str, ModuleInfo] = {}
     facts: dict[str, ModuleFacts] = {}
@@ -104,11 +106,23 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
                 top = imported.partition(".")[0]
                 if top not in scanned:
                     root = mapped.get(top) or find_top(roots, top)
-                    if root is None:
-                        scanned.add(top)
+                    if root is None or top not in analysed.get(root, (top,)):
+                        scanned.add(top)  # external: not found, or another distribution's
                     else:
                         pending.append((root, top))
     return index, facts, problems
+
+
+def analysed_by_root(targets: list[Target], roots: Sequence[str]) -> dict[str, frozenset[str]]:
+    """For each source root that is an installation directory (site-packages), the top-level
+    names analysed there: the requested ones and the rest of their distributions
+    (static/installed.py); other packages installed there are external."""
+    found = {}
+    for root in roots:
+        tops = analysed_tops(root, {t.top for t in targets if t.root == root})
+        if tops is not None:
+            found[root] = tops
+    return found
 
 
 @dataclass(frozen=True, slots=True)

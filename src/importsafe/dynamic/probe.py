@@ -249,6 +249,7 @@ def _import_externals(config):
     roots = config["roots"]
     real_roots = [os.path.realpath(r) for r in roots]
     tops = set(config.get("tops") or ())
+    internal = set(config.get("internal") or ())  # site-packages: the analysed distribution
     sys.path[:] = list(roots) + [p for p in sys.path if p not in roots]
     devnull = os.open(os.devnull, os.O_RDWR)
     saved = os.dup(1), os.dup(2)
@@ -263,8 +264,9 @@ def _import_externals(config):
                 continue
             places = [getattr(spec, "origin", None)] + list(
                 getattr(spec, "submodule_search_locations", None) or ()) if spec else []
-            if spec is None or any(_under(p, real_roots) for p in places if p):
-                continue  # missing, or under the roots (analysed code: never pre-imported)
+            if spec is None or (name.partition(".")[0] in internal if internal else any(
+                    _under(p, real_roots) for p in places if p)):
+                continue  # missing, or analysed code (under the roots): never pre-imported
             try:
                 importlib.import_module(name)
                 imported += 1
@@ -276,7 +278,7 @@ def _import_externals(config):
         os.dup2(saved[1], 2)
         for fd in (devnull,) + saved:
             os.close(fd)
-    loaded = sorted(m for m in sys.modules if m.partition(".")[0] in tops)
+    loaded = sorted(m for m in sys.modules if m.partition(".")[0] in tops | internal)
     if loaded:
         return "importing them loaded %s" % ", ".join(loaded[:5])
     if _thread_count() != 1:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from ..model import ErrorInfo, Frame, Report, Result
+from ..static.installed import analysed_tops
 from . import native, probe
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py")
@@ -351,6 +352,14 @@ class _Plan:
             yield i
 
 
+def _installed_tops(roots, tops) -> list[str] | None:
+    """The top-level names analysed when a root is an installation directory, else None."""
+    found: set[str] = set()
+    for root in roots:
+        found |= analysed_tops(root, set(tops)) or set()
+    return sorted(found) if found else None
+
+
 class _ForkRun:
     """The scheduler over the fork servers: readiness (zygotes first), routing, closing."""
 
@@ -366,7 +375,10 @@ class _ForkRun:
                        "externals": probe.external_imports(roots, set(tops)) if zygotes
                        else [],
                        # loaded once per server too: libraries with no Python in them
-                       "native": native.preloadable(roots, tops) if zygotes else []}
+                       "native": native.preloadable(roots, tops) if zygotes else [],
+                       # in site-packages, the analysed distribution (other ones installed
+                       # there are external dependencies, pre-imported like any other)
+                       "internal": _installed_tops(roots, tops)}
         self.plan = _Plan(jobs, zygotes)
         self.names = {e: i for i, (e, m) in enumerate(jobs) if m == "normal"}
         self.out: list = [None] * len(jobs)

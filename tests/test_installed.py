@@ -1,0 +1,63 @@
+"""Checking a package inside site-packages: other distributions installed there are external
+(static/installed.py), the requested one's other top-level packages are analysed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from importsafe import api
+from importsafe.static.installed import analysed_tops, distributions
+
+
+def _site(tmp_path: Path, with_metadata: bool = True) -> Path:
+    site = tmp_path / "site-packages"
+    files = {
+        "mainpkg/__init__.py": "import helperpkg\nimport otherdist\nfrom mainpkg import mod\n",
+        "mainpkg/mod.py": "from otherdist import VALUE\n",
+        "helperpkg/__init__.py": "X = 1\n",
+        "single.py": "Y = 2\n",
+        # another distribution, importing back into mainpkg: analysed, it makes a cycle
+        "otherdist/__init__.py": "from mainpkg.mod import nothing\nVALUE = 1\n",
+    }
+    if with_metadata:
+        files.update({
+            "mainpkg-1.0.dist-info/RECORD": "mainpkg/__init__.py,sha256=x,1\n"
+                                            "mainpkg/mod.py,sha256=x,1\n"
+                                            "helperpkg/__init__.py,sha256=x,1\n"
+                                            "single.py,sha256=x,1\n"
+                                            "mainpkg-1.0.dist-info/RECORD,,\n"
+                                            "../../bin/tool,sha256=x,1\n",
+            "otherdist-2.0.dist-info/RECORD": "otherdist/__init__.py,sha256=x,1\n",
+            "old.egg-info/top_level.txt": "legacy\n",
+        })
+    for name, text in files.items():
+        path = site / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return site
+
+
+def test_distributions_are_read_from_record(tmp_path):
+    site = _site(tmp_path)
+    assert sorted(map(sorted, distributions(str(site)))) == [
+        ["helperpkg", "mainpkg", "single"], ["legacy"], ["otherdist"]]
+    assert analysed_tops(str(site), {"mainpkg"}) == {"mainpkg", "helperpkg", "single"}
+    assert analysed_tops(str(tmp_path), {"x"}) is None  # not an installation directory
+
+
+def test_other_distributions_are_external_in_site_packages(tmp_path):
+    site = _site(tmp_path)
+    loaded = api.load([str(site / "mainpkg")])
+    assert {"mainpkg", "mainpkg.mod", "helperpkg"} <= set(loaded.program.index)
+    assert "otherdist" not in loaded.program.index  # assumed to import fine
+    report = api.check([str(site / "mainpkg")], modes=("normal",))
+    assert {r.entry: r.outcome for r in report.results} == {"mainpkg": "ok",
+                                                            "mainpkg.mod": "ok"}
+
+
+def test_without_metadata_every_package_of_the_root_is_analysed(tmp_path):
+    site = _site(tmp_path, with_metadata=False)
+    loaded = api.load([str(site / "mainpkg")])
+    assert "otherdist" in loaded.program.index
+    report = api.check([str(site / "mainpkg")], modes=("normal",))
+    # otherdist imports back into the half-initialised mainpkg.mod: a real cycle, found
+    assert {r.entry: r.outcome for r in report.results}["mainpkg.mod"] == "error"
