@@ -4,8 +4,8 @@ A source root that holds `*.dist-info` directories is where pip installed distri
 distribution (whose wheel also ships `functorch` and `torchgen`), not sympy or numpy, which
 torch merely depends on. So in such a root the other distributions' packages are external,
 exactly as they would be for a checkout whose dependencies live in a venv elsewhere. The
-owner of each name comes from the distribution's `RECORD` (what was installed) or, failing
-that, `top_level.txt`.
+owner of each name comes from the distribution's `top_level.txt` when it has one (setuptools
+writes it), else from its `RECORD` (what was installed).
 """
 from __future__ import annotations
 
@@ -28,7 +28,10 @@ def distributions(root: str) -> list[frozenset[str]] | None:
 
 
 def _tops_of(meta: str) -> frozenset[str]:
-    tops = set()
+    listed = _read(os.path.join(meta, "top_level.txt"))  # a few bytes, where RECORD is large
+    tops = {t.strip() for t in listed.splitlines() if t.strip().isidentifier()}
+    if tops:
+        return frozenset(tops)
     record = _read(os.path.join(meta, "RECORD"))
     for line in record.splitlines():
         path = line.rsplit(",", 2)[0].strip().strip('"') if line.strip() else ""
@@ -42,9 +45,6 @@ def _tops_of(meta: str) -> frozenset[str]:
             head = head[:-3]
         if head.isidentifier():
             tops.add(head)
-    if not tops:
-        tops.update(t.strip() for t in _read(os.path.join(meta, "top_level.txt")).splitlines()
-                    if t.strip().isidentifier())
     return frozenset(tops)
 
 
