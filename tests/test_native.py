@@ -44,7 +44,14 @@ static PyObject *value(PyObject *self, PyObject *args) {
 }
 static PyMethodDef methods[] = {{"value", value, METH_NOARGS, ""}, {NULL, NULL, 0, NULL}};
 static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "_ext", NULL, -1, methods};
-PyMODINIT_FUNC PyInit__ext(void) { return PyModule_Create(&def); }
+PyMODINIT_FUNC PyInit__ext(void) {
+    /* a submodule only the C code knows of, as torch._C._jit_tree_views */
+    PyObject *inner = PyModule_New("npkg._ext.inner");
+    if (inner == NULL || PyDict_SetItemString(PyImport_GetModuleDict(), "npkg._ext.inner",
+                                              inner) < 0) return NULL;
+    Py_DECREF(inner);
+    return PyModule_Create(&def);
+}
 """,
 }
 
@@ -80,6 +87,7 @@ def built(tmp_path_factory) -> Path:
         "b.py": "import npkg._ext\nassert npkg._ext.value() == 4\n",
         "c.py": "X = 1\n",
         "d.py": "from npkg import nothing_here\n",
+        "e.py": "import npkg._ext.inner\nfrom npkg._ext.inner import __name__ as INNER\n",
     }
     for name, text in files.items():
         (pkg / name).write_text(text)
@@ -120,6 +128,19 @@ def test_the_zygote_loads_them_once_and_outcomes_stay_those_of_fresh_interpreter
     assert forked.count("plain") == 1  # in the zygote, before any job
     assert fresh_loads.count("plain") == fresh_loads.count("py") >= 3  # once per interpreter
     assert forked.count("py") >= 2  # a C-API library is never preloaded: each job loads it
+
+
+def test_static_prediction_equals_cpython_on_the_extension_package(built):
+    """Extension modules are opaque to the static side: every name exists, and so does
+    every submodule their init may register (npkg._ext.inner)."""
+    modes = ("normal", "bare")
+
+    def key(report):
+        return sorted((r.entry, r.mode, r.outcome, r.error and r.error.exception,
+                       r.error and r.error.name) for r in report.results)
+    static = api.check([str(built)], modes=modes)
+    assert key(static) == key(api.run([str(built)], modes=modes, jobs=1))
+    assert {(r.entry, r.mode): r.outcome for r in static.results}[("npkg.e", "bare")] == "ok"
 
 
 def test_no_libraries_no_preload(tmp_path):

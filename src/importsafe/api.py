@@ -171,6 +171,9 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     stored = ResultsCache(cache_dir, program, target_version) if cache_dir else None
     known = {pair: stored.get(*pair) for pair in todo} if stored is not None else {}
     missing = [pair for pair in todo if known.get(pair) is None]
+    # grouped by mode: simulations of one mode share the memo's recordings, of two modes
+    # hardly any, so each worker's slice is (as far as it goes) one mode
+    missing.sort(key=lambda pair: modes.index(pair[1]))
     with no_cyclic_gc(), deep_recursion():
         fresh = map_slices(
             lambda part: [simulate(e, m, program) for e, m in part], missing,

@@ -12,15 +12,17 @@ from .exprs import attr_chain
 TargetVersion = tuple[int, int]
 
 
-def decide_condition(test, target: TargetVersion, consts=None) -> tuple[str, str]:
+def decide_condition(test, target: TargetVersion, consts=None,
+                     aliases: frozenset[str] = frozenset()) -> tuple[str, str]:
     """Decide an `if` test statically: ("true"|"false"|"unknown", why). `consts` maps
-    module-level names to the truth value they are known to hold."""
+    module-level names to the truth value they are known to hold; `aliases` are other names
+    of TYPE_CHECKING (`from typing import TYPE_CHECKING as _TC`)."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        cond, why = decide_condition(test.operand, target, consts)
+        cond, why = decide_condition(test.operand, target, consts, aliases)
         return {"true": "false", "false": "true"}.get(cond, cond), why
     chain = attr_chain(test)
-    if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or
-                              (chain[0] == "TYPE_CHECKING" and not chain[1])):
+    if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or (not chain[1] and (
+            chain[0] == "TYPE_CHECKING" or chain[0] in aliases))):
         return "false", "TYPE_CHECKING"
     if isinstance(test, ast.Constant):
         return ("true" if test.value else "false"), "constant"
@@ -33,7 +35,7 @@ def decide_condition(test, target: TargetVersion, consts=None) -> tuple[str, str
         same = consts[test.left.id] == test.comparators[0].value
         return ("true" if same == isinstance(test.ops[0], ast.Eq) else "false"), "constant"
     if isinstance(test, ast.BoolOp):
-        parts = [decide_condition(v, target, consts) for v in test.values]
+        parts = [decide_condition(v, target, consts, aliases) for v in test.values]
         conds = [c for c, _ in parts]
         why = "TYPE_CHECKING" if any(w == "TYPE_CHECKING" for _, w in parts) else "bool"
         if isinstance(test.op, ast.And):

@@ -92,10 +92,14 @@ class Del:
 
 @dataclass(frozen=True, slots=True)
 class Dynamic:
-    """A construct that changes the namespace in ways facts cannot follow (exec, globals())."""
+    """A construct that changes the namespace in ways facts cannot follow (exec, globals()).
+    `prefix`: it can only bind names that start with this (`globals()[f"_sym_{n}"] = ...`);
+    empty: any name."""
 
     line: int
     reason: str
+    prefix: str = ""
+    replaces: bool = False  # `sys.modules[__name__] = obj`: the module becomes `obj`
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ which real code nests far deeper, are walked with an explicit stack.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import replace
 
@@ -50,11 +51,33 @@ class _Extractor:
         # run ("maybe": bindings forget what we knew), or never runs ("dead").
         self.consts: dict[str, object] = {}
         self.flow = "live"
+        self.tree: ast.Module | None = None
+        self._prefixes: dict[str, str] | None = None  # string_prefixes(tree), when needed
+        self._global_names: set[str] = set()
+        self.here: tuple | None = None  # (statements of the current block, current index)
+        self.loop_values: dict[str, tuple] = {}  # loop variables over literal values, here
+        self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
+
+    def key_prefix(self, node) -> tuple[str, bool] | None:
+        """_key_prefix, also through a name that holds such a string here: assigned one
+        earlier in the same block, or only ever assigned such strings."""
+        if isinstance(node, ast.Name) and self.tree is not None:
+            if self._prefixes is None:
+                self._prefixes = string_prefixes(self.tree)
+                self._global_names = {n for s in ast.walk(self.tree) if isinstance(
+                    s, (ast.Global, ast.Nonlocal)) for n in s.names}
+            found = self._prefixes.get(node.id)
+            if not found and self.here and node.id not in self._global_names:
+                found = _assigned_before(*self.here, node.id)  # no function rebinds it
+            return (found, False) if found else None
+        return _key_prefix(node)
 
     # -- blocks ---------------------------------------------------------------------------
     def block(self, stmts, guard: str, scope: str) -> tuple:
         out: list = []
-        for stmt in stmts:
+        outer = self.here
+        for i, stmt in enumerate(stmts):
+            self.here = (stmts, i)
             handler = getattr(self, "s_" + type(stmt).__name__, None)
             if handler is not None and self.type_params and isinstance(
                     stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -63,6 +86,7 @@ class _Extractor:
                 handler(stmt, out, guard, scope)
             else:
                 self.generic(stmt, out, scope)
+        self.here = outer
         return tuple(out)
 
     def generic(self, stmt, out, scope):
@@ -109,6 +133,9 @@ class _Extractor:
     def s_ImportFrom(self, node, out, guard, scope):
         module = resolve_relative(node.module, node.level, self.package)
         names = tuple((a.name, a.asname) for a in node.names)
+        if node.module in ("typing", "typing_extensions") and not node.level:
+            self.type_checking |= {a.asname for a in node.names
+                                   if a.name == "TYPE_CHECKING" and a.asname}
         error = None
         if module is None:
             error = ("attempted relative import with no known parent package" if not self.package
@@ -262,12 +289,21 @@ class _Extractor:
             self.bind([target.id], line, out, scope, value)
             return
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
-            out.append(Dynamic(line, "assignment into globals()"))
+            names = _expand_key(target.slice, self.loop_values)
+            if names is not None and scope == "module":
+                self.bind(names, line, out, scope)  # each name the key can take, known
+                return
+            key = self.key_prefix(target.slice)
+            if key is not None and key[1] and scope == "module":
+                self.bind([key[0]], line, out, scope)  # globals()["name"] = ...
+            else:
+                out.append(Dynamic(line, "assignment into globals()", key[0] if key else ""))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             self.registers = True
             if attr_chain(target.slice) == ("__name__", ()):  # a module object of its own
-                out.append(Dynamic(line, "the module replaces itself in sys.modules"))
+                out.append(Dynamic(line, "the module replaces itself in sys.modules",
+                                   replaces=True))
         events = target_events(target, line)
         out.extend(e for e in events if not isinstance(e, Bind))
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
@@ -338,7 +374,7 @@ class _Extractor:
         out.append(If(node.lineno, cond, body, orelse, why, test))
 
     def decide(self, test) -> tuple[str, str]:
-        return decide_condition(test, self.version, self.consts)
+        return decide_condition(test, self.version, self.consts, self.type_checking)
 
     def s_Try(self, node, out, guard, scope):
         inner = TRY if guard in (TOP, WITH) else guard
@@ -367,7 +403,17 @@ class _Extractor:
         self.expr(node.iter, out, scope)
         if not _is_empty_literal(node.iter):  # a literal empty iterable never runs the body
             self.target(node.target, node.lineno, out, scope)
-            out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
+            values = _literal_values(node.iter)
+            var = node.target.id if isinstance(node.target, ast.Name) else None
+            known = values is not None and var is not None and \
+                var not in {n for s in node.body for n in names_bound_in(s)}
+            saved = self.loop_values
+            if known:  # `for i in range(2, 7): globals()[f"List{i}"] = ...` binds 5 names
+                self.loop_values = {**saved, var: values}
+            try:
+                out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
+            finally:
+                self.loop_values = saved
         out.extend(self.block(node.orelse, guard, scope))
 
     s_AsyncFor = s_For
@@ -477,6 +523,113 @@ def _handler_types(node) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+def _key_prefix(node) -> tuple[str, bool] | None:
+    """(what every value of a subscript key starts with, whether that is all of it) for a
+    string constant or an f-string that starts with text; None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value:
+        return (node.value, True) if node.value.isidentifier() else None
+    if isinstance(node, ast.JoinedStr) and node.values and \
+            isinstance(node.values[0], ast.Constant) and node.values[0].value:
+        return str(node.values[0].value), False
+    return None
+
+
+MAX_LOOP_VALUES = 256
+
+
+def _literal_values(node) -> tuple | None:
+    """The values a `for` over a literal tuple/list of constants or a constant `range(...)`
+    takes, or None."""
+    if isinstance(node, (ast.Tuple, ast.List)) and all(
+            isinstance(e, ast.Constant) for e in node.elts):
+        return tuple(e.value for e in node.elts) if len(node.elts) <= MAX_LOOP_VALUES else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3 and \
+            all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
+        found = range(*(a.value for a in node.args))
+        return tuple(found) if len(found) <= MAX_LOOP_VALUES else None
+    return None
+
+
+def _expand_key(node, loop_values: dict) -> tuple[str, ...] | None:
+    """Every name an f-string key like f"List{i}" takes, `i` a loop variable over known
+    values (or the loop variable itself, over strings); None when that is not what it is."""
+    if isinstance(node, ast.Name) and node.id in loop_values:
+        values = loop_values[node.id]
+        ok = all(isinstance(v, str) and v.isidentifier() for v in values)
+        return tuple(values) if ok else None
+    if not isinstance(node, ast.JoinedStr) or not loop_values:
+        return None
+    var = None
+    for part in node.values:
+        if isinstance(part, ast.FormattedValue):
+            if not isinstance(part.value, ast.Name) or part.conversion != -1 or \
+                    part.format_spec is not None or part.value.id not in loop_values or \
+                    var not in (None, part.value.id):
+                return None
+            var = part.value.id
+        elif not isinstance(part, ast.Constant):
+            return None
+    if var is None:
+        return None
+    names = tuple("".join(str(v) if isinstance(p, ast.FormattedValue) else p.value
+                          for p in node.values) for v in loop_values[var])
+    return names if all(n.isidentifier() for n in names) else None
+
+
+def string_prefixes(tree: ast.AST) -> dict[str, str]:
+    """Names whose every binding anywhere in the module is `name = <string constant or
+    f-string starting with text>`, with the text all their values start with (the common
+    prefix). Any other binding of a name (loop target, import, def, parameter, `global`, ...)
+    rules it out: then nothing is known of its values."""
+    found: dict[str, str | None] = {}
+    plain: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            key = _key_prefix(node.value)
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    plain.add(id(t))
+                    old = found.get(t.id, key[0] if key else None)
+                    found[t.id] = os.path.commonprefix([old, key[0]]) if key and old else None
+    found.update((n, None) for n in names_bound_in(tree, plain))
+    return {n: p for n, p in found.items() if p}
+
+
+def names_bound_in(tree: ast.AST, skip: set[int] = frozenset()):
+    """Every name that code under `tree` binds or declares global (but the Name nodes whose
+    ids are in `skip`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and \
+                id(node) not in skip:
+            yield node.id
+        elif isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            yield from node.names
+        elif isinstance(node, ast.alias):
+            yield (node.asname or node.name).partition(".")[0]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            yield node.name
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest
+
+
+def _assigned_before(stmts, index: int, name: str) -> str | None:
+    """The text every value of `name` starts with when statement `index` of `stmts` runs,
+    if the nearest earlier statement of the block that binds it is `name = <string>`."""
+    for stmt in reversed(stmts[:index]):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name:
+            key = _key_prefix(stmt.value)
+            return key[0] if key else None
+        if name in names_bound_in(stmt):
+            return None
+    return None
+
+
 def _is_globals_call(node) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
         and node.func.id in ("globals", "vars", "locals") and not node.args
@@ -529,6 +682,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     ex.bodies = bodies
     ex.lazy_lines = lazy_lines
     ex.type_params = type_params or {}
+    ex.tree = tree
     body = ex.block(tree.body, TOP, "module")
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,

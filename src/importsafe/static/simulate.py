@@ -15,7 +15,7 @@ from .frames import (
     UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
 )
 from .lazy import LAZY_TARGET, LazyImports
-from .state import MISSING, OPAQUE, ImportState, ModState, Program
+from .state import MISSING, OPAQUE, ImportState, ModState, Program, dynamic_reason
 from .events import (
     Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise, SetAttr,
     Try, Use,
@@ -148,6 +148,11 @@ class Simulator(LazyImports, ImportState):
             if self.state(name) is not None:
                 return
             pst = self.state(parent)
+            if pst is not None and pst.opaque and not pst.info.is_package:
+                # an extension module's init may put its own submodules into sys.modules
+                # (torch._C._jit_tree_views): assumed there, as external modules are
+                self.new_state(ModuleInfo(name, pst.info.path, "opaque", pst.info.root), "done")
+                return
             if pst is not None and not pst.info.is_package:
                 raise self._not_found(name, f"No module named '{name}'; '{parent}' is not a "
                                             "package")
@@ -243,8 +248,10 @@ class Simulator(LazyImports, ImportState):
         """Raise SimUnknown when `st` may bind `attr` in ways facts cannot follow."""
         if self.ns_get(st, "__getattr__") is not MISSING:
             raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for '{attr}'")
-        if self.dynamic_of(st):
-            raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {st.dynamic}")
+        reason = dynamic_reason(self.dynamic_of(st), attr)
+        if reason and f"{st.name}.{attr}" not in self.index:
+            # (a dynamic binding is assumed not to shadow a submodule of the same name)
+            raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {reason}")
 
     # -- values ---------------------------------------------------------------------------
     def getattr_value(self, value, attr: str):
@@ -302,8 +309,9 @@ class Simulator(LazyImports, ImportState):
             return self.lazy_value(st, name, found) if found[0] == "z" else found
         if name in BUILTIN_NAMES or self.wildcard_of(st):
             return OPAQUE
-        if self.dynamic_of(st):
-            raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {st.dynamic}")
+        reason = dynamic_reason(self.dynamic_of(st), name)
+        if reason:
+            raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
 
     def resolve(self, name: str, attrs: tuple, frame: Frame_):
@@ -432,8 +440,10 @@ class Simulator(LazyImports, ImportState):
                             raise
                         self._import_missing(f"{st.name}.{n}")
                 continue
-            self._undecidable(st, n)
-            self._import_missing(f"{st.name}.{n}")
+            full = f"{st.name}.{n}"
+            if full in self.index:  # else importing it fails quietly whatever hasattr says
+                self._undecidable(st, n)
+            self._import_missing(full)
 
     def _import_missing(self, full: str) -> None:
         try:
@@ -449,8 +459,14 @@ class Simulator(LazyImports, ImportState):
             return
         all_names = self.ns_get(st, "__all__")
         if all_names is MISSING:
-            if self.dynamic_of(st):
-                self.write(frame.module, "dynamic", f"'from {st.name} import *': {st.dynamic}")
+            dynamic = self.dynamic_of(st)
+            if dynamic.__class__ is str:
+                self.write(frame.module, "dynamic", f"'from {st.name} import *': {dynamic}")
+            elif dynamic:  # names with a leading underscore are not exported
+                exported = tuple((p, f"'from {st.name} import *': {r}") for p, r in dynamic
+                                 if not p.startswith("_"))
+                if exported:
+                    self.write(frame.module, "dynamic", exported)
             if self.wildcard_of(st):
                 self.write(frame.module, "wildcard", None)
             for k, v in self.ns_items(st):
@@ -458,7 +474,12 @@ class Simulator(LazyImports, ImportState):
                     self.bind(k, self.lazy_value(st, k, v) if v[0] == "z" else v, frame)
             return
         if all_names[0] != "all" or all_names[1] is None:
-            raise SimUnknown(f"__all__ of '{st.name}' cannot be read statically")
+            if st.info.is_package:  # the names may be submodules, which it would import
+                raise SimUnknown(f"__all__ of '{st.name}' cannot be read statically")
+            # a module's computed __all__ (`__all__ += list(table)`): some of its names are
+            # bound, which is not known; any name may be, as from an external module
+            self.write(frame.module, "wildcard", None)
+            return
         if st.info.is_package:
             self.handle_fromlist(st, all_names[1])
         value = self.ref(st.name)
@@ -518,7 +539,13 @@ class Simulator(LazyImports, ImportState):
                 frame.locals.pop(name, None)
 
     def e_Dynamic(self, ev: Dynamic, frame):
-        self.write(frame.module, "dynamic", f"{ev.reason} (line {ev.line})")
+        if ev.replaces:
+            # what replaces a module (a ModuleType subclass forwarding to something, a lazy
+            # loader) is assumed to answer every name, as an external module does
+            self.write(frame.module, "wildcard", None)
+            return
+        reason = f"{ev.reason} (line {ev.line})"
+        self.write(frame.module, "dynamic", ((ev.prefix, reason),) if ev.prefix else reason)
 
     def e_Def(self, ev: Def, frame):
         module = frame.module

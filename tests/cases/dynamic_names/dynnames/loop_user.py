@@ -1,0 +1,3 @@
+from dynnames.loop import List3, beta
+
+TOTAL = List3 + beta

@@ -1,0 +1,1 @@
+from dynnames.prefixed import OTHER  # noqa: F401

@@ -1,0 +1,3 @@
+from dynnames.computed_all import *  # noqa: F403
+
+X = red  # noqa: F405

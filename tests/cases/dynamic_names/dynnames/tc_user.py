@@ -1,0 +1,3 @@
+from dynnames.tc_alias import VALUE
+
+COPY = VALUE
