@@ -146,19 +146,30 @@ def importsafe_command(subcommand: str = "check", flag: str = "--no-cache") -> t
 
 # --- measuring -------------------------------------------------------------------------
 
-def measure(cmd: list[str], timeout: float, cwd: Path) -> tuple[int | None, float, float, str, str]:
+def bytecode_env() -> dict:
+    """os.environ with bytecode caching on (PYTHONDONTWRITEBYTECODE, set on some machines,
+    dropped), cached under WORK: every tool then starts from compiled code, as it does once
+    pip has installed it (pip compiles bytecode), and nothing is written beside any source."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(WORK / "pycache")
+    return env
+
+
+def measure(cmd: list[str], timeout: float, cwd: Path, env: dict | None = None
+            ) -> tuple[int | None, float, float, str, str]:
     """Run cmd via LAUNCHER; return (exit code or None on timeout, wall s, peak RSS MB, stdout, stderr)."""
-    m = measure_run(cmd, timeout, cwd)
+    m = measure_run(cmd, timeout, cwd, env)
     return m["rc"], m["wall"], m["rss_mb"], m["stdout"], m["stderr"]
 
 
-def measure_run(cmd: list[str], timeout: float, cwd: Path) -> dict:
+def measure_run(cmd: list[str], timeout: float, cwd: Path, env: dict | None = None) -> dict:
     """Run cmd via LAUNCHER; return rc (None on timeout), wall (s), rss_mb (the largest single
     process), cpu (user + system s of it and every descendant it reaped), stdout, stderr."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r", dir=cwd, suffix=".json") as result:
         launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER_CODE, result.name, str(timeout), *cmd]
-        proc = subprocess.run(launcher, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd)
+        proc = subprocess.run(launcher, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd,
+                              env=env)
         out.seek(0), err.seek(0)
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
         if proc.returncode != 0:

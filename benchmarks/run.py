@@ -31,7 +31,9 @@ Tools, each a fresh subprocess per run:
   floor            one process doing read + ast.parse of every .py file of the package
 Caches and the copy live under benchmarks/.work/scratch/run/PKG and are made anew by every
 invocation. Every round runs every tool on every package, rotating the tool order, so machine
-noise hits all tools alike. Times are the wall-clock of a fresh subprocess, from spawn to exit;
+noise hits all tools alike. Times are the wall-clock of a fresh subprocess, from spawn to exit,
+with bytecode caching on (under benchmarks/.work/pycache, whatever PYTHONDONTWRITEBYTECODE
+says: installed tools run compiled code) and each tool's code compiled by an untimed run first;
 peak RSS is its ru_maxrss from os.wait4 (the largest single process among it and its workers,
 not their sum). "x floor" divides a tool's median by the floor's. Each package's report ends
 with the issue's targets, PASS or FAIL: cold importsafe <= 1.0x the floor; importsafe-warm <=
@@ -55,8 +57,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from common import (PEERS, PIN_DEPS, PINS, WORK, BenchError, ensure_venv, fmt, importsafe_command,
-                    last_json, measure, package_dir, tail)
+from common import (PEERS, PIN_DEPS, PINS, WORK, BenchError, bytecode_env, ensure_venv, fmt,
+                    importsafe_command, last_json, measure, package_dir, tail)
+
+ENV = bytecode_env()  # every tool runs from compiled bytecode (see common.bytecode_env)
 
 PACKAGES = {name: PINS[name] for name in ("sympy", "django", "pandas", "torch", "homeassistant")}
 DEFAULT_PACKAGES = ("sympy", "django")
@@ -231,7 +235,7 @@ def bench(args: argparse.Namespace, plan: dict[str, dict], edits: dict[str, Edit
             for tool in order:
                 if tool == "importsafe-edit":
                     edits[name].apply(r + 1)
-                rc, wall, rss, out, err = measure(cmds[tool], args.timeout, scratch)
+                rc, wall, rss, out, err = measure(cmds[tool], args.timeout, scratch, ENV)
                 status, inner, detail = judge(tool, rc, out, err)
                 runs.append(Run(name, tool, r, status, wall, rss, rc, inner, detail))
                 print(f"  round {r + 1}/{args.rounds} {name:13} {tool:15} {status:7} {wall:8.2f}s "
@@ -370,6 +374,12 @@ def prepare(args: argparse.Namespace, tools: list[str], scratch: Path) -> tuple[
     if isafe and set(tools) & {"importsafe-warm", "importsafe-edit"} \
             and not importsafe_command("check", "--cache-dir")[1]:
         raise BenchError("importsafe has no --cache-dir flag: skip importsafe-warm,importsafe-edit")
+    # compile every tool's own code once, untimed (ENV caches bytecode, as a pip install does)
+    warmups = {"importsafe": [*isafe[0], "--version"] if isafe else None,
+               "grimp": [str(py), "-c", "import grimp"], "pylint": [str(py), "-m", "pylint", "--version"]}
+    for tool, cmd in warmups.items():
+        if cmd and any(t.startswith(tool) for t in tools):
+            measure(cmd, args.timeout, scratch, ENV)
     plan, counts, edits = {}, {}, {}
     for name in args.packages:
         pkg = package_dir(py, name)
@@ -391,7 +401,7 @@ def prepare(args: argparse.Namespace, tools: list[str], scratch: Path) -> tuple[
         for tool in PREFILLED:  # one untimed run fills each cache
             if tool in plan[name]:
                 print(f"filling {tool}'s cache for {name} ...", flush=True)
-                rc, wall, _, out, err = measure(plan[name][tool], args.timeout, scratch)
+                rc, wall, _, out, err = measure(plan[name][tool], args.timeout, scratch, ENV)
                 status, _, detail = judge(tool, rc, out, err)
                 if status != "ok":
                     print(f"  warning: the untimed {tool} run on {name} gave {status} (exit {rc}) after "

@@ -272,7 +272,8 @@ def test_external_dependencies_are_imported_once_per_server(tmp_path, monkeypatc
     pkg, log = _externals_case(tmp_path, monkeypatch)
     (pkg / "c.py").write_text("import extdep\n")  # no back-reference: pre-import allowed
     fork = api.run([str(pkg)], modes=("normal", "bare"), jobs=1)
-    assert log.read_text().count("imported") == 1  # once, in the server's first zygote
+    # twice per server: a throwaway trial (does it start a thread?), then the zygote itself
+    assert log.read_text().count("imported") == 2
     log.unlink()
     fresh = api.run([str(pkg)], modes=("normal", "bare"), jobs=1, fork=False)
     assert log.read_text().count("imported") >= 6  # once per fresh interpreter
@@ -285,3 +286,16 @@ def test_an_external_that_imports_the_package_is_not_pre_imported(tmp_path, monk
     fresh = api.run([str(pkg)], modes=("normal", "bare"), jobs=1, fork=False)
     assert keys(fork) == keys(fresh)  # no "already loaded" crash: the zygote was refused
     assert all(r.outcome in ("ok", "error") for r in fork.results)
+
+
+def test_an_external_that_starts_a_thread_is_left_out_not_the_others(tmp_path, monkeypatch):
+    pkg, log = _externals_case(tmp_path, monkeypatch)
+    ext = Path(os.environ["PYTHONPATH"])
+    (ext / "threaded.py").write_text("import threading, time\n"
+                                     "threading.Thread(target=time.sleep, args=(60,),"
+                                     " daemon=True).start()\n")
+    (pkg / "c.py").write_text("import extdep\nimport threaded\n")
+    fork = api.run([str(pkg)], modes=("normal", "bare"), jobs=1)
+    assert log.read_text().count("imported") == 2  # extdep still pre-imported once
+    fresh = api.run([str(pkg)], modes=("normal", "bare"), jobs=1, fork=False)
+    assert keys(fork) == keys(fresh)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
@@ -65,14 +64,12 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
         return {f.name: f for f in _read_chunk((todo, target_version, bodies, cache))}
-    size = max(16, len(todo) // (jobs * 8))
-    chunks = [(todo[k:k + size], target_version, bodies, cache)
-              for k in range(0, len(todo), size)]
-    out: dict[str, ModuleFacts] = {}
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for batch in pool.map(_read_chunk, chunks):
-            out.update((f.name, f) for f in batch)
-    return out
+    # this process reads one share, forked children the others (no pool to start, nothing to
+    # send them); every share takes every jobs-th file, so big and small files spread evenly
+    shares = [todo[k::jobs] for k in range(jobs)]
+    found = map_slices(lambda part: _read_chunk((part, target_version, bodies, cache)),
+                       [i for share in shares for i in share], jobs)
+    return {f.name: f for f in found}
 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,

@@ -227,6 +227,23 @@ def external_imports(roots, tops, limit=500):
 EXTERNALS = "\0externals"  # the key of the zygote that imported the external dependencies
 
 
+def _harmless(name, tops):
+    """Import `name` in a throwaway fork: does that leave this process as it can fork from
+    (one thread, no module of the package loaded)? One dependency that starts a thread then
+    costs only itself, not the whole pre-import."""
+    pid = os.fork()
+    if pid == 0:
+        code = 2
+        try:
+            importlib.import_module(name)
+            clean = not any(m.partition(".")[0] in tops for m in sys.modules)
+            code = 0 if clean and _thread_count() == 1 else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
 def _preload_native(paths):
     """Load the package's shared libraries that name no Python C-API symbol (runner side:
     native.py), as its extension modules' own loading would, minus the Python part: they
@@ -267,6 +284,8 @@ def _import_externals(config):
             if spec is None or (name.partition(".")[0] in internal if internal else any(
                     _under(p, real_roots) for p in places if p)):
                 continue  # missing, or analysed code (under the roots): never pre-imported
+            if name not in sys.modules and not _harmless(name, tops | internal):
+                continue  # starts a thread (numpy's OpenBLAS) or imports the package: left out
             try:
                 importlib.import_module(name)
                 imported += 1

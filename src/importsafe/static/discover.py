@@ -83,12 +83,12 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None
                 kind = "module" if suffix == ".py" else "opaque"
                 return [ModuleInfo(top, base + suffix, kind, root)]
         return out
-    seen: set[str] = set()
+    seen: set[tuple[int, int]] = set()
     stack = [(base, top)]
     while stack:
         directory, dotted = stack.pop()
         try:
-            real = os.path.realpath(directory)
+            real = _identity(directory)
             if real in seen:
                 problems.append((directory, 1, "IS003", "symlink loop: directory visited twice"))
                 continue
@@ -145,6 +145,13 @@ def _dedupe(infos: list[ModuleInfo]) -> list[ModuleInfo]:
     return list(by_name.values())
 
 
+def _identity(directory: str) -> tuple[int, int]:
+    """What makes two paths the same directory (a symlink loop revisits one): one stat call,
+    where realpath costs one per path component."""
+    st = os.stat(directory)
+    return st.st_dev, st.st_ino
+
+
 def _has_python(directory: str, problems: list) -> bool:
     """Does a directory without `__init__.py` hold Python (so it imports as a namespace)?"""
     if os.path.isfile(os.path.join(directory, "__init__.py")):
@@ -153,7 +160,7 @@ def _has_python(directory: str, problems: list) -> bool:
     while stack:
         d = stack.pop()
         try:
-            real = os.path.realpath(d)
+            real = _identity(d)
             if real in seen:
                 continue
             seen.add(real)
