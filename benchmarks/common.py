@@ -31,10 +31,13 @@ SRC = HERE.parent / "src"  # this checkout's importsafe, run in preference to an
 # it is measured for its size and installed without its dependencies (NO_DEPS).
 PINS = {"sympy": "sympy==1.14.0", "django": "Django==5.2.19", "torch": "torch==2.13.0",
         "pandas": "pandas==2.3.3", "homeassistant": "homeassistant==2024.3.3"}
-# Dependencies pinned along with a package (pandas needs numpy; the static tools read numpy as
-# an external package but never import it).
-PIN_DEPS = {"pandas": ("numpy==2.3.5",)}
-NO_DEPS = frozenset({"homeassistant"})
+# Dependencies pinned along with a package (none at present).
+PIN_DEPS: dict[str, tuple[str, ...]] = {}
+# Installed without their dependencies: the static tools only read their sources, and
+# numpy (pandas needs it) would change what sympy's and torch's modules import in the dynamic
+# benchmark (both import numpy when it is there; it starts an OpenBLAS thread, so the fork
+# runner cannot pre-import it).
+NO_DEPS = frozenset({"homeassistant", "pandas"})
 PEERS = ("grimp==3.20", "pylint==4.1.4")
 
 # Runs one command in its own session and reports on it. Measuring from this small process, not
