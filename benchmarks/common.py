@@ -13,6 +13,7 @@ of that resolve.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess

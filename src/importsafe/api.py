@@ -42,10 +42,12 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
         if cache is not None else None
     facts = cache.get(key) if key is not None else None
     if facts is None:
+        # the digest and the function-level imports serve only the results cache, which
+        # exists exactly when the facts cache does
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
-                                  target_version, bodies)
-        facts = replace(facts, digest=hashlib.sha256(source).hexdigest())
-        if key is not None:
+                                  target_version, bodies, nested=cache is not None)
+        if cache is not None:
+            facts = replace(facts, digest=hashlib.sha256(source).hexdigest())
             cache.put(key, facts)
     return facts
 
@@ -168,9 +170,6 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     stored = ResultsCache(cache_dir, program, target_version) if cache_dir else None
     known = {pair: stored.get(*pair) for pair in todo} if stored is not None else {}
     missing = [pair for pair in todo if known.get(pair) is None]
-    # grouped by mode: simulations of one mode share the memo's recordings, of two modes
-    # hardly any, so each worker's slice is (as far as it goes) one mode
-    missing.sort(key=lambda pair: modes.index(pair[1]))
     with no_cyclic_gc(), deep_recursion():
         fresh = map_slices(
             lambda part: [simulate(e, m, program) for e, m in part], missing,

@@ -691,8 +691,10 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
 
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
-                      target: TargetVersion = (3, 11), bodies: bool = True) -> ModuleFacts:
-    """Parse and extract; a file that cannot be read as Python gives facts with a problem."""
+                      target: TargetVersion = (3, 11), bodies: bool = True,
+                      nested: bool = True) -> ModuleFacts:
+    """Parse and extract; a file that cannot be read as Python gives facts with a problem.
+    `nested`: also find the imports below the top level (for the results cache)."""
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
     try:
@@ -714,8 +716,10 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
     facts = extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params)
-    nested = indented_imports(source, name, is_package) - facts.imports
-    return replace(facts, nested_imports=nested) if nested else facts
+    if not nested:
+        return facts
+    below = indented_imports(source, name, is_package) - facts.imports
+    return replace(facts, nested_imports=below) if below else facts
 
 
 _INDENTED_IMPORT = re.compile(
