@@ -21,6 +21,8 @@ import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .probe import package_files
+
 SHT_DYNAMIC = 6
 DT_NEEDED, DT_RPATH, DT_RUNPATH = 1, 15, 29
 PY_MARKS = (b"\0Py", b"\0_Py")  # a C-API symbol (defined or used); conservative
@@ -91,20 +93,8 @@ def _parse(f, origin: str) -> Dynamic | None:
 
 def _shared_objects(roots: Iterable[str], tops: Iterable[str]) -> Iterator[str]:
     """Real paths of the `.so` files of the top-level packages `tops` under `roots`."""
-    seen: set[str] = set()
-    for root in roots:
-        for top in sorted(tops):
-            for dirpath, dirnames, filenames in os.walk(os.path.join(root, top),
-                                                        followlinks=True):
-                real = os.path.realpath(dirpath)
-                if real in seen:
-                    dirnames[:] = []
-                    continue
-                seen.add(real)
-                dirnames[:] = [d for d in dirnames if d != "__pycache__" and d[:1] != "."]
-                for name in sorted(filenames):
-                    if name.endswith(".so") or ".so." in name:
-                        yield os.path.realpath(os.path.join(dirpath, name))
+    for path in package_files(roots, tops, lambda name: name.endswith(".so") or ".so." in name):
+        yield os.path.realpath(path)
 
 
 def _inside(path: str, dirs: tuple[str, ...]) -> bool:

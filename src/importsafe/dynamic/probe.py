@@ -173,13 +173,12 @@ def lazy_plan(mode, lazy_syntax):
 _LAZY_SYNTAX = re.compile(rb"^[ \t]*lazy[ \t]+(?:import|from)\b|__lazy_modules__", re.M)
 
 
-def _package_sources(roots, tops):
-    """The bytes of every .py file of the top-level packages or modules `tops` under `roots`
-    (symlinked directories followed once; unreadable files skipped)."""
+def package_files(roots, tops, wanted):
+    """Paths of the files whose name `wanted` accepts in the directories of the top-level
+    packages `tops` under `roots` (symlinked directories followed once)."""
     seen = set()
     for root in roots:
         for top in sorted(tops):
-            paths = [os.path.join(root, top + ".py")]
             for dirpath, dirnames, filenames in os.walk(os.path.join(root, top),
                                                         followlinks=True):
                 real = os.path.realpath(dirpath)
@@ -188,13 +187,22 @@ def _package_sources(roots, tops):
                     continue
                 seen.add(real)
                 dirnames[:] = [d for d in dirnames if d != "__pycache__" and d[:1] != "."]
-                paths.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
-            for path in paths:
-                try:
-                    with open(path, "rb") as f:
-                        yield f.read()
-                except OSError:
-                    continue
+                for name in sorted(filenames):
+                    if wanted(name):
+                        yield os.path.join(dirpath, name)
+
+
+def _package_sources(roots, tops):
+    """The bytes of every .py file of the top-level packages or modules `tops` under `roots`
+    (unreadable files skipped)."""
+    paths = [os.path.join(root, top + ".py") for root in roots for top in sorted(tops)]
+    paths.extend(package_files(roots, tops, lambda name: name.endswith(".py")))
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                yield f.read()
+        except OSError:
+            continue
 
 
 def uses_lazy_syntax(roots, tops):

@@ -6,7 +6,6 @@ which real code nests far deeper, are walked with an explicit stack.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from dataclasses import replace
 
@@ -52,23 +51,20 @@ class _Extractor:
         self.consts: dict[str, object] = {}
         self.flow = "live"
         self.tree: ast.Module | None = None
-        self._prefixes: dict[str, str] | None = None  # string_prefixes(tree), when needed
-        self._global_names: set[str] = set()
+        self._global_names: set[str] | None = None  # declared global/nonlocal, when needed
         self.here: tuple | None = None  # (statements of the current block, current index)
         self.loop_values: dict[str, tuple] = {}  # loop variables over literal values, here
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
-        """_key_prefix, also through a name that holds such a string here: assigned one
-        earlier in the same block, or only ever assigned such strings."""
+        """_key_prefix, also through a name assigned such a string earlier in the same
+        block (and declared global by no function, which could rebind it in between)."""
         if isinstance(node, ast.Name) and self.tree is not None:
-            if self._prefixes is None:
-                self._prefixes = string_prefixes(self.tree)
+            if self._global_names is None:
                 self._global_names = {n for s in ast.walk(self.tree) if isinstance(
                     s, (ast.Global, ast.Nonlocal)) for n in s.names}
-            found = self._prefixes.get(node.id)
-            if not found and self.here and node.id not in self._global_names:
-                found = _assigned_before(*self.here, node.id)  # no function rebinds it
+            found = _assigned_before(*self.here, node.id) \
+                if self.here and node.id not in self._global_names else None
             return (found, False) if found else None
         return _key_prefix(node)
 
@@ -577,31 +573,10 @@ def _expand_key(node, loop_values: dict) -> tuple[str, ...] | None:
     return names if all(n.isidentifier() for n in names) else None
 
 
-def string_prefixes(tree: ast.AST) -> dict[str, str]:
-    """Names whose every binding anywhere in the module is `name = <string constant or
-    f-string starting with text>`, with the text all their values start with (the common
-    prefix). Any other binding of a name (loop target, import, def, parameter, `global`, ...)
-    rules it out: then nothing is known of its values."""
-    found: dict[str, str | None] = {}
-    plain: set[int] = set()
+def names_bound_in(tree: ast.AST):
+    """Every name that code under `tree` binds or declares global."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            key = _key_prefix(node.value)
-            for t in node.targets:
-                if isinstance(t, ast.Name):
-                    plain.add(id(t))
-                    old = found.get(t.id, key[0] if key else None)
-                    found[t.id] = os.path.commonprefix([old, key[0]]) if key and old else None
-    found.update((n, None) for n in names_bound_in(tree, plain))
-    return {n: p for n, p in found.items() if p}
-
-
-def names_bound_in(tree: ast.AST, skip: set[int] = frozenset()):
-    """Every name that code under `tree` binds or declares global (but the Name nodes whose
-    ids are in `skip`)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and \
-                id(node) not in skip:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
         elif isinstance(node, ast.arg):
             yield node.arg
