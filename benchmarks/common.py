@@ -40,6 +40,10 @@ PIN_DEPS: dict[str, tuple[str, ...]] = {}
 # runner cannot pre-import it).
 NO_DEPS = frozenset({"homeassistant", "pandas"})
 PEERS = ("grimp==3.20", "pylint==4.1.4")
+# importsafe's own runtime dependencies, pinned: run.py runs importsafe (from this checkout's
+# src/) with the venv's interpreter, as it runs the peers and the floor, so every tool starts
+# the same Python with the same site-packages.
+IMPORTSAFE_DEPS = ("click==8.4.0", "rich==15.0.0")
 
 # Runs one command in its own session and reports on it. Measuring from this small process, not
 # from the calling script, keeps the caller's memory out of the child's ru_maxrss (Linux carries
@@ -131,13 +135,16 @@ def package_dir(py: Path, name: str) -> Path:
     return Path(proc.stdout.strip())
 
 
-def importsafe_command(subcommand: str = "check", flag: str = "--no-cache") -> tuple[list[str], bool]:
-    """How to run `importsafe SUBCOMMAND` (this checkout's src/ first, then an installed one),
-    and whether its help mentions `flag`. Raises if it can't run."""
+def importsafe_command(subcommand: str = "check", flag: str = "--no-cache",
+                       python: str | None = None) -> tuple[list[str], bool]:
+    """How to run `importsafe SUBCOMMAND` with `python` (default: this interpreter): this
+    checkout's src/ first, then an installed one; and whether its help mentions `flag`.
+    Raises if it can't run."""
+    python = python or sys.executable
     candidates = []
     if (SRC / "importsafe" / "__init__.py").is_file():
-        candidates.append([sys.executable, "-c", BOOT_CODE.format(src=str(SRC))])
-    candidates.append([sys.executable, "-m", "importsafe"])
+        candidates.append([python, "-c", BOOT_CODE.format(src=str(SRC))])
+    candidates.append([python, "-m", "importsafe"])
     if shutil.which("importsafe"):
         candidates.append([shutil.which("importsafe")])
     for cmd in candidates:

@@ -9,8 +9,9 @@ torch (the 2.13 CPU wheel on this machine's disk) and homeassistant (2024.3.3, t
 for Python 3.11, installed with --no-deps: the static tools only read its sources). They and
 the peer tools (grimp, pylint) go into a scratch venv at benchmarks/.work/venv, made on the
 first run and reused while it holds the pins; a pin it lacks is installed into it (the venv,
-the pins and the launcher are in common.py, shared with dynamic.py). importsafe runs from the
-interpreter running this script, from this checkout's src/ when there is one.
+the pins and the launcher are in common.py, shared with dynamic.py). Every tool, importsafe
+(from this checkout's src/ when there is one; its pinned runtime dependencies, IMPORTSAFE_DEPS,
+are in the venv) and the floor included, runs with the venv's interpreter.
 
 Tools, each a fresh subprocess per run:
   importsafe       `importsafe check PKG --format json --no-cache`: the full check (every entry
@@ -57,7 +58,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from common import (PEERS, PIN_DEPS, PINS, WORK, BenchError, bytecode_env, ensure_venv, fmt,
+from common import (IMPORTSAFE_DEPS, PEERS, PIN_DEPS, PINS, WORK, BenchError, bytecode_env, ensure_venv, fmt,
                     importsafe_command, last_json, measure, package_dir, tail)
 
 ENV = bytecode_env()  # every tool runs from compiled bytecode (see common.bytecode_env)
@@ -162,7 +163,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def pins_for(packages: list[str]) -> list[str]:
-    return [pin for name in packages for pin in (PACKAGES[name], *PIN_DEPS.get(name, ()))] + list(PEERS)
+    return [pin for name in packages for pin in (PACKAGES[name], *PIN_DEPS.get(name, ()))] \
+        + list(PEERS) + list(IMPORTSAFE_DEPS)
 
 
 # --- measuring -------------------------------------------------------------------------
@@ -206,7 +208,7 @@ def commands(tools: list[str], py: Path, name: str, pkg: Path, isafe: tuple[list
     """The command line of each tool for one package; `dirs` holds the scratch paths (caches,
     the copy) of the tools that need them."""
     dirs = dirs or {}
-    cmds = {"floor": [sys.executable, "-c", FLOOR_CODE, str(pkg)],
+    cmds = {"floor": [str(py), "-c", FLOOR_CODE, str(pkg)],
             "grimp": [str(py), "-c", GRIMP_CODE, name],
             "pylint": [str(py), "-m", "pylint", "--persistent=n", "--disable=all",
                        "--enable=cyclic-import", str(pkg)]}
@@ -368,11 +370,11 @@ def prepare(args: argparse.Namespace, tools: list[str], scratch: Path) -> tuple[
     """Install what is needed, make each package's caches and copy; return each package's tool
     commands, its file/line counts and its Edit."""
     py = ensure_venv(pins_for(args.packages))
-    isafe = importsafe_command() if set(tools) & set(IMPORTSAFE_TOOLS) else None
+    isafe = importsafe_command(python=str(py)) if set(tools) & set(IMPORTSAFE_TOOLS) else None
     if isafe and not isafe[1]:
         print("note: importsafe has no --no-cache flag; running it as is", file=sys.stderr)
     if isafe and set(tools) & {"importsafe-warm", "importsafe-edit"} \
-            and not importsafe_command("check", "--cache-dir")[1]:
+            and not importsafe_command("check", "--cache-dir", str(py))[1]:
         raise BenchError("importsafe has no --cache-dir flag: skip importsafe-warm,importsafe-edit")
     # compile every tool's own code once, untimed (ENV caches bytecode, as a pip install does)
     warmups = {"importsafe": [*isafe[0], "--version"] if isafe else None,

@@ -7,7 +7,6 @@ Public API:
 - `explain(paths, entry, mode) -> Explanation`: one replay, step by step;
 - `fix(paths, ..., write=False) -> FixOutcome`: the smallest verified import edits.
 """
-from .api import InputError, check, explain, run, verify
 
 
 def fix(*args, **kwargs):
@@ -17,6 +16,17 @@ def fix(*args, **kwargs):
     return _fix(*args, **kwargs)
 
 from .model import Diagnostic, ErrorInfo, Frame, Report, Result
+
+_API = frozenset({"InputError", "check", "explain", "run", "verify"})
+
+
+def __getattr__(name: str):
+    """The use cases load the analyser on first use (PEP 562): `importsafe check` on an
+    unchanged tree answers from the run cache without it (runcache.py)."""
+    if name in _API:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __version__ = "0.1.0"
 __all__ = ["check", "run", "verify", "explain", "fix", "InputError", "Report", "Result",

@@ -7,15 +7,13 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .cache import FactsCache
 from .resultcache import ResultsCache
+from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
-from .explain import Explanation, explain_entry
-from .dynamic.runner import DEFAULT_TIMEOUT, DynamicReport, ProbeError, Progress, run_jobs
-from .dynamic.verify import RUN_RULES, compare, diagnostic
-from .model import ALL_MODES, MODES, Diagnostic, Report, Result
+from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
 from .parallel import map_slices, no_cyclic_gc
 from .shard import take_shard
 from .static.discover import ModuleInfo
@@ -25,6 +23,10 @@ from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
 from .static.simulate import simulate
 from .static.state import Program
+
+if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
+    from .dynamic.runner import DynamicReport, Progress
+    from .explain import Explanation
 
 PARALLEL_MIN_FILES = 400
 RECURSION_LIMIT = 20000
@@ -75,11 +77,13 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
-                       cache: FactsCache | None = None, mapped: dict[str, str] | None = None):
+                       cache: FactsCache | None = None, mapped: dict[str, str] | None = None,
+                       watch: list | None = None):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
     package of the source roots that their imports name, until nothing new is reached.
     Function bodies are stubs here: the few called at import time are loaded on demand.
-    `mapped`: top-level packages in directories of their own (setuptools package-dir)."""
+    `mapped`: top-level packages in directories of their own (setuptools package-dir).
+    `watch` receives every directory whose listing decided something (runcache.py)."""
     mapped = dict(mapped or {})
     mapped.update((t.top, t.base) for t in targets if t.base is not None)
     analysed = analysed_by_root(targets, roots)
@@ -94,7 +98,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             if top in scanned:
                 continue
             scanned.add(top)
-            for info in scan(root, top, problems, mapped.get(top)):
+            for info in scan(root, top, problems, mapped.get(top), watch):
                 index.setdefault(info.name, info)
                 new.append(info)
         fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache)
@@ -132,6 +136,9 @@ class Loaded:
     entries: tuple[str, ...]
     roots: tuple[str, ...]
     problems: tuple
+    # every path whose state decided this load: files, walked directories, source roots,
+    # project files (runcache.py)
+    watched: tuple[str, ...] = ()
 
 
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
@@ -142,9 +149,10 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
     cache = FactsCache(cache_dir) if cache_dir else None
+    watch: list[str] = []
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
-                                                    cache, mapped)
+                                                    cache, mapped, watch)
     entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
                            and is_entry(n, targets, i.kind == "package")
                            and not n.endswith("__main__")))
@@ -152,17 +160,30 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
         index[name], target_version, bodies=True, cache=cache), target_version=target_version)
-    return Loaded(program, entries, tuple(roots), tuple(problems))
+    watch.extend(roots)
+    watch.extend(ancestors_project_files(paths))
+    watch.extend(info.path for info in index.values())
+    return Loaded(program, entries, tuple(roots), tuple(problems), tuple(watch))
 
 
 def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
           target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
           memo: bool = True, skip: Sequence[str] = (), cache_dir: str | None = None,
-          shard: tuple[int, int] | None = None) -> Report:
+          shard: tuple[int, int] | None = None, runs: RunCache | None = None) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`
-    (but of the entries that a `skip` pattern matches). With `cache_dir`, facts of unchanged
+    (but of the entries that a `skip` pattern matches). With `cache_dir`: when no path the
+    last identical check read has changed, its report (runcache.py); else facts of unchanged
     files are read from there instead of parsed, and the results of entries that no changed
-    file can affect are reused (resultcache.py)."""
+    file can affect are reused (resultcache.py). `runs`: the run cache, when the caller
+    already looked it up."""
+    paths = list(paths)
+    if cache_dir and runs is None:
+        runs = RunCache(cache_dir, check_arguments(paths, modes, source_roots, target_version,
+                                                   skip, shard))
+    if runs is not None and not runs.tried:
+        found = runs.get()
+        if found is not None:
+            return found
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
@@ -183,7 +204,10 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     if "lazy" in modes:
         diagnostics = tuple(sorted(diagnostics + lazy_side_effects(loaded, skip),
                                    key=lambda d: (d.file, d.line, d.code, d.message)))
-    return Report(results, diagnostics, "static", loaded.roots)
+    report = Report(results, diagnostics, "static", loaded.roots)
+    if runs is not None:
+        runs.put(report, loaded.watched)
+    return report
 
 
 def lazy_side_effects(loaded: Loaded, skip: Sequence[str] = ()) -> tuple[Diagnostic, ...]:
@@ -215,6 +239,7 @@ def explain(paths: Iterable[str], entry: str, mode: str = "normal",
             source_roots: Sequence[str] = (), target_version: tuple[int, int] = (3, 11)
             ) -> Explanation:
     """The full replay of one (entry, mode). `entry` is a dotted name or a module's path."""
+    from .explain import explain_entry
     loaded = load(paths, source_roots, target_version, memo=False)
     name = entry_name(entry, loaded)
     with deep_recursion():
@@ -281,6 +306,8 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
     `entries` (dotted names, each of which must be one of them). Mode `lazy` (and explicit
     `lazy` syntax in any mode) runs under the PEP 810 emulation before Python 3.15;
     `target_version` before 3.15 makes it ignore `__lazy_modules__` (docs/lazy.md)."""
+    from .dynamic.runner import DynamicReport, ProbeError, run_jobs
+    from .dynamic.verify import diagnostic
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     problems: list = []
     index = discover_entries(targets, problems)
@@ -329,6 +356,7 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
            skip: Sequence[str] = ()) -> tuple[Report, Report]:
     """`check` and `run` over the same paths. Returns (the static report with the comparison
     diagnostics added, the dynamic report)."""
+    from .dynamic.verify import compare
     paths = list(paths)
     static = check(paths, modes=modes, source_roots=source_roots,
                    target_version=target_version, jobs=jobs, skip=skip)
@@ -339,6 +367,14 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
     merged = Report(static.results, static.diagnostics + compare(static, dynamic, mapped),
                     "verify", static.roots)
     return merged, dynamic
+
+
+def __getattr__(name: str):
+    """compare and RUN_RULES (dynamic/verify.py), loaded on first use (PEP 562)."""
+    if name in ("compare", "RUN_RULES"):
+        from .dynamic import verify as _verify
+        return getattr(_verify, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["check", "explain", "load", "run", "verify", "compare", "RUN_RULES", "InputError",

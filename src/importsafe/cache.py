@@ -15,14 +15,10 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from .runcache import default_dir  # noqa: F401 - re-exported
 from .static.events import ModuleFacts
 
 _EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py")
-
-
-def default_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "importsafe")
 
 
 @lru_cache(maxsize=1)

@@ -1,36 +1,60 @@
 """Command line: arguments -> config -> use case -> reporter -> exit code."""
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from dataclasses import replace
 import os
 import sys
 
 import click
-from rich.console import Console
-from rich.text import Text
 
-from . import api
-from .cache import default_dir as default_cache_dir
-from .shard import merge as merge_reports
-from .shard import ShardError, parse_shard
 from .config import ConfigError, load_config
+from .model import DEFAULT_TIMEOUT
 from .project import default_paths
-from .report import explain as explain_report
-from .report import fix as fix_report
 from .report import json as json_report
-from .report import text as text_report
-from . import suppress
-from .report import github as github_report
-from .report import html as html_report
-from .report import junit as junit_report
-from .report import sarif as sarif_report
+from .runcache import default_dir as default_cache_dir
+
+
+def _lazy(name: str):
+    """`name`, loaded on first attribute access (importlib's LazyLoader): a warm `check` of
+    an unchanged tree is answered from the run cache without loading the analyser, the
+    dynamic runner or rich."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+api = _lazy("importsafe.api")
+suppress = _lazy("importsafe.suppress")
+shard = _lazy("importsafe.shard")
+
+
+def Console(**kwargs):  # noqa: N802 - rich's class, loaded when first needed
+    from rich.console import Console as _Console
+    return _Console(**kwargs)
+
+
+def Text(*args, **kwargs):  # noqa: N802
+    from rich.text import Text as _Text
+    return _Text(*args, **kwargs)
+
+
+def _report(name: str):
+    """A reporter module of importsafe.report (text, sarif, ...), loaded when used."""
+    return importlib.import_module(f".report.{name}", __package__)
+
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 FORMATS = ["text", "json", "sarif", "github", "junit", "html"]
-RENDERERS = {"sarif": sarif_report.render, "github": github_report.render,
-             "junit": junit_report.render,
-             "html": html_report.render}  # render(report, base) -> str
+RENDERERS = ("sarif", "github", "junit", "html")  # report.X.render(report, base) -> str
 
 
 def _policy_options(fn):
@@ -109,52 +133,48 @@ def cli(ctx: click.Context) -> None:
 @_policy_options
 @click.option("--write-baseline", default=None, type=click.Path(dir_okay=False),
               metavar="FILE", help="Record today's failures in FILE (then they are baselined).")
-@click.option("--shard", default=None, metavar="K/N",
+@click.option("--shard", "shard_spec", default=None, metavar="K/N",
               help="Check only the K-th of N slices of the (entry, mode) matrix (for CI "
                    "matrix jobs; combine the JSON reports with `importsafe merge`).")
 @click.option("--no-cache", is_flag=True, help="Parse every file, ignoring cached facts.")
 @click.option("--cache-dir", default=None, metavar="DIR",
               help="Where facts are cached by file content (default: the user cache dir).")
 def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat, skip, select,
-          ignore, baseline, write_baseline, shard, no_cache, cache_dir) -> None:
+          ignore, baseline, write_baseline, shard_spec, no_cache, cache_dir) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
-    err = Console(stderr=True)
     dynamic = None
     try:
         config = _configure(paths, source_roots, modes, target_version, skip=skip,
                             select=select, ignore=ignore, baseline=baseline)
         if verify:
-            with _Progress(err) as progress:
+            with _Progress(Console(stderr=True)) as progress:
                 report, dynamic = api.verify(
                     config.paths, modes=config.modes, source_roots=config.source_roots,
                     target_version=config.target_version, jobs=jobs, progress=progress,
                     skip=config.skip)
         else:
-            report = api.check(config.paths, modes=config.modes,
-                               source_roots=config.source_roots,
-                               target_version=config.target_version, jobs=jobs,
-                               skip=config.skip,
-                               cache_dir=None if no_cache else cache_dir or default_cache_dir(),
-                               shard=parse_shard(shard) if shard else None)
+            report = _check(config, jobs, None if no_cache else cache_dir or default_cache_dir(),
+                            shard.parse_shard(shard_spec) if shard_spec else None)
         report, written = suppress.apply_policy(report, config.select, config.ignore,
                                                 config.baseline, write_baseline)
         if dynamic is not None:
             dynamic, _ = suppress.apply_policy(dynamic, config.select, config.ignore,
                                                write_baseline or config.baseline)
         if written is not None:
-            err.print(f"importsafe: wrote {written} failure(s) to baseline {write_baseline}",
-                      highlight=False, soft_wrap=True)
-    except (ConfigError, api.InputError, ShardError) as exc:
-        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
+            Console(stderr=True).print(f"importsafe: wrote {written} failure(s) to baseline "
+                                       f"{write_baseline}", highlight=False, soft_wrap=True)
+    except (ConfigError, api.InputError, shard.ShardError) as exc:
+        Console(stderr=True).print(f"importsafe: error: {exc}", style="red", markup=False,
+                                   highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":
         click.echo(json_report.render(report, base), nl=False)
     elif fmt in RENDERERS:
-        click.echo(RENDERERS[fmt](report, base), nl=False)
+        click.echo(_report(fmt).render(report, base), nl=False)
     else:
         console = Console(highlight=False)
-        text_report.render(report, console, base)
+        _report("text").render(report, console, base)
         if dynamic is not None:
             _render_comparison(report, console, base)
         if compat:
@@ -163,7 +183,7 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
                                   config.target_version)
             hidden = fixing.hidden_reads(config.paths, config.source_roots,
                                          config.target_version)
-            fix_report.render_compat(outcome, hidden, console, base)
+            _report("fix").render_compat(outcome, hidden, console, base)
     failed = report.failed
     if dynamic is not None:
         # --verify fails on any failure, predicted or real, and on any disagreement
@@ -171,9 +191,27 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 
+def _check(config, jobs, cache_dir, shard_range):
+    """api.check, answered from the run cache (runcache.py) when nothing it read changed:
+    tried here first, before the analyser is even loaded."""
+    runs = None
+    if cache_dir:
+        from .runcache import RunCache, check_arguments
+        runs = RunCache(cache_dir, check_arguments(config.paths, config.modes,
+                                                   config.source_roots, config.target_version,
+                                                   config.skip, shard_range))
+        found = runs.get()
+        if found is not None:
+            return found
+    return api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
+                     target_version=config.target_version, jobs=jobs, skip=config.skip,
+                     cache_dir=cache_dir, shard=shard_range, runs=runs)
+
+
 def _render_comparison(report, console: Console, base: str) -> None:
     """The text renderer lists problems only; --verify also lists the comparison."""
-    found = [d for d in report.diagnostics if d.code in api.RUN_RULES]
+    from .dynamic.verify import RUN_RULES
+    found = [d for d in report.diagnostics if d.code in RUN_RULES]
     for d in found:
         style = "bold red" if d.severity == "error" else "cyan"
         where = f"{json_report._rel(d.file, base)}:{d.line}: " if d.file else ""
@@ -218,7 +256,7 @@ class _Progress:
               help="Interpreter to import with (any CPython 3.8+; default: this one).")
 @click.option("-j", "--jobs", type=int, default=None,
               help="Imports running at once (default: cores).")
-@click.option("--timeout", type=float, default=api.DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=float, default=DEFAULT_TIMEOUT, show_default=True,
               metavar="S", help="Seconds before one import is killed (a `timeout` result).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True)
@@ -268,10 +306,10 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                     d["output"] = text
         click.echo(json.dumps(doc, indent=2))
     elif fmt in RENDERERS:
-        click.echo(RENDERERS[fmt](report, base), nl=False)
+        click.echo(_report(fmt).render(report, base), nl=False)
     else:
         console = Console(highlight=False)
-        text_report.render(report, console, base)
+        _report("text").render(report, console, base)
         stopped = [r.outcome for r in report.results if r.outcome in ("timeout", "crash")]
         if stopped:
             console.print(Text(f"of which did not finish: {stopped.count('timeout')} timeout, "
@@ -324,9 +362,9 @@ def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if fmt == "json":
-        click.echo(json.dumps(explain_report.to_dict(x, base), indent=2))
+        click.echo(json.dumps(_report("explain").to_dict(x, base), indent=2))
     else:
-        explain_report.render(x, Console(highlight=False), base)
+        _report("explain").render(x, Console(highlight=False), base)
     sys.exit(EXIT_OK if x.result.outcome == "ok" else EXIT_FAIL)
 
 
@@ -358,9 +396,9 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if show_diff and not write:
-        click.echo(fix_report.diff(outcome, base), nl=False)
+        click.echo(_report("fix").diff(outcome, base), nl=False)
     else:
-        fix_report.render(outcome, Console(highlight=False), base, show_diff=not write,
+        _report("fix").render(outcome, Console(highlight=False), base, show_diff=not write,
                           hidden=hidden)
     done = outcome.plan.complete and outcome.problem is None
     sys.exit(EXIT_OK if done else EXIT_FAIL)
@@ -446,7 +484,7 @@ def merge(reports, fmt) -> None:
         for path in reports:
             with open(path, encoding="utf-8") as f:
                 docs.append(json.load(f))
-        report = merge_reports(docs)
+        report = shard.merge(docs)
     except (OSError, ValueError, KeyError) as exc:
         Console(stderr=True).print(f"importsafe: error: cannot merge: {exc}", style="red", markup=False,
                                    highlight=False, soft_wrap=True)
@@ -454,7 +492,7 @@ def merge(reports, fmt) -> None:
     if fmt == "json":
         click.echo(json_report.render(report, os.getcwd()), nl=False)
     else:
-        text_report.render(report, Console(highlight=False), os.getcwd())
+        _report("text").render(report, Console(highlight=False), os.getcwd())
     sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
 
 

@@ -11,6 +11,7 @@ from typing import Literal
 Mode = Literal["normal", "bare", "lazy"]
 MODES: tuple[str, ...] = ("normal", "bare")
 ALL_MODES: tuple[str, ...] = ("normal", "bare", "lazy")
+DEFAULT_TIMEOUT = 60.0  # seconds before one real import is killed (`run`, `check --verify`)
 
 
 @dataclass(frozen=True, slots=True)

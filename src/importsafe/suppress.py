@@ -17,7 +17,10 @@ import tokenize
 from dataclasses import replace
 from typing import Callable, Mapping
 
-from . import baseline as baseline_file
+# not `from . import baseline`: the package's PEP 562 __getattr__ would make that unknown
+from .baseline import fingerprint as baseline_fingerprint
+from .baseline import load as load_baseline
+from .baseline import write as write_baseline_file
 from .diagnose import code_for
 from .model import Diagnostic, Report, Result
 
@@ -180,7 +183,7 @@ def apply_baseline(report: Report, fingerprints: frozenset[str]) -> Report:
     """Failures whose fingerprint the baseline holds stop failing."""
     waived = {(r.entry, r.mode): "baselined" for r in report.results
               if r.outcome in _FAILING and r.waived is None
-              and baseline_file.fingerprint(r) in fingerprints}
+              and baseline_fingerprint(r) in fingerprints}
     return _waive(report, waived)
 
 
@@ -197,8 +200,8 @@ def apply_policy(report: Report, select: tuple[str, ...] = (), ignore: tuple[str
     report = select_rules(suppress(report), select, ignore)
     written = None
     if write_baseline is not None:
-        written = baseline_file.write(write_baseline, report)
-        report = apply_baseline(report, baseline_file.load(write_baseline))
+        written = write_baseline_file(write_baseline, report)
+        report = apply_baseline(report, load_baseline(write_baseline))
     elif baseline is not None:
-        report = apply_baseline(report, baseline_file.load(baseline))
+        report = apply_baseline(report, load_baseline(baseline))
     return report, written

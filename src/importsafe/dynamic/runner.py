@@ -33,12 +33,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from ..model import ErrorInfo, Frame, Report, Result
+from ..model import DEFAULT_TIMEOUT, ErrorInfo, Frame, Report, Result
 from ..static.installed import analysed_tops
 from . import native, probe
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py")
-DEFAULT_TIMEOUT = 60.0
 MIN_VERSION = (3, 8)
 HELLO_TIMEOUT = 30.0
 

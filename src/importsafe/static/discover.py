@@ -71,10 +71,11 @@ def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
     return None
 
 
-def scan_package(root: str, top: str, problems: list, base: str | None = None
-                 ) -> list[ModuleInfo]:
+def scan_package(root: str, top: str, problems: list, base: str | None = None,
+                 watch: list | None = None) -> list[ModuleInfo]:
     """Every module of the top-level package/module `top` under `root` (iterative walk), or
-    in the directory `base` when a package-dir mapping puts it there."""
+    in the directory `base` when a package-dir mapping puts it there. `watch`, when given,
+    receives every directory whose listing decided the answer (runcache.py)."""
     out: list[ModuleInfo] = []
     base = base or os.path.join(root, top)
     if not os.path.isdir(base):
@@ -87,6 +88,8 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None
     stack = [(base, top)]
     while stack:
         directory, dotted = stack.pop()
+        if watch is not None:
+            watch.append(directory)
         try:
             real = _identity(directory)
             if real in seen:
@@ -114,7 +117,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None
             if is_dir:
                 if _is_ident(entry.name) and entry.name != "__pycache__" and \
                         (entry.name in packages or entry.name not in files) and \
-                        _has_python(entry.path, problems):
+                        _has_python(entry.path, problems, watch):
                     stack.append((entry.path, f"{dotted}.{entry.name}"))
                 continue
             found = _module_file_name(entry)
@@ -152,13 +155,15 @@ def _identity(directory: str) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
-def _has_python(directory: str, problems: list) -> bool:
+def _has_python(directory: str, problems: list, watch: list | None = None) -> bool:
     """Does a directory without `__init__.py` hold Python (so it imports as a namespace)?"""
     if os.path.isfile(os.path.join(directory, "__init__.py")):
         return True
     stack, seen = [directory], set()
     while stack:
         d = stack.pop()
+        if watch is not None:
+            watch.append(d)
         try:
             real = _identity(d)
             if real in seen:

@@ -154,9 +154,10 @@ def _mapped_target(raw: str, path: str, top: str, directory: str,
                   exclude=exclude)
 
 
-def scan(root: str, top: str, problems: list, base: str | None = None) -> list[ModuleInfo]:
+def scan(root: str, top: str, problems: list, base: str | None = None,
+         watch: list | None = None) -> list[ModuleInfo]:
     """Every module of `top`: root/top, or `base` for a mapped package."""
-    return scan_package(root, top, problems, base)
+    return scan_package(root, top, problems, base, watch)
 
 
 def find_top(roots: list[str], top: str) -> str | None:

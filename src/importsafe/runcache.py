@@ -1,0 +1,127 @@
+"""A whole `check` remembered with the state of every path it read (IO edge; stdlib only, so
+a warm run loads none of the analyser).
+
+A check's report depends on the source files, on the directories whose listings decided which
+modules exist (every walked package directory, every directory searched for Python, the
+source roots: an added, removed or renamed entry changes a directory's mtime), on the
+project files of the paths' ancestors (setuptools `package-dir`), on its arguments and on
+importsafe's own code. The stored run keeps a stat signature of each such path (absent paths
+included); a run whose arguments match and whose every signature is unchanged gets the stored
+report back without reading, parsing or simulating anything. Any difference falls through to
+the normal run (facts and results caches), which stores the run anew.
+
+Signatures are (mtime, ctime, size, inode, device) in nanoseconds. ctime cannot be set back
+by a user, so a rewrite that restores a file's mtime and size is still seen. As in git's
+"racy clean" rule, a run is not stored when any path changed less than RACY_NS before the run
+started (or while it ran): a file rewritten within the file system's timestamp granularity
+would look unchanged. Known limit: a `*.dist-info` RECORD rewritten in place (not by pip,
+which replaces the directory) goes unseen.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+
+FORMAT = 1
+RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+
+
+def default_dir() -> str:
+    """The user cache directory (XDG_CACHE_HOME, else ~/.cache) of importsafe."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "importsafe")
+
+
+def signature(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """importsafe's version and every source file of it: any change of the code that makes a
+    report makes another key."""
+    from . import __version__
+    digest = hashlib.sha256(__version__.encode())
+    here = Path(__file__).resolve().parent
+    for path in sorted(here.rglob("*.py")):
+        digest.update(str(path.relative_to(here)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def ancestors_project_files(paths) -> list[str]:
+    """The project files package_dirs.find may read for `paths`, existing or not."""
+    out = []
+    for raw in paths:
+        d = os.path.realpath(raw)
+        while True:
+            out.extend(os.path.join(d, f) for f in PROJECT_FILES)
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+    return out
+
+
+def check_arguments(paths, modes, source_roots, target_version, skip, shard) -> tuple:
+    """What, besides the files, decides a check's report (the key of its stored run)."""
+    return ("check", tuple(os.path.abspath(p) for p in paths), tuple(modes),
+            tuple(os.path.abspath(r) for r in source_roots), tuple(target_version), tuple(skip),
+            tuple(shard) if shard else None)
+
+
+class RunCache:
+    """One stored run per argument set, in DIR/runs/."""
+
+    def __init__(self, directory: str, arguments: tuple):
+        # relative paths and the environment's extension suffixes are part of the arguments
+        key = repr((FORMAT, code_fingerprint(), os.getcwd(), sys.version_info[:2], arguments))
+        name = hashlib.sha256(key.encode()).hexdigest()
+        self.file = os.path.join(directory, "runs", name[:2], name[2:] + ".pickle")
+        self.started = time.time_ns()
+        self.tried = False
+
+    def get(self):
+        """The stored report when every path it read is unchanged, else None."""
+        self.tried = True
+        try:
+            with open(self.file, "rb") as f:
+                paths, signatures = pickle.load(f)
+                for path, sig in zip(paths, signatures):
+                    if signature(path) != sig:
+                        return None
+                return pickle.load(f)  # the report, after the paths it depends on
+        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
+            return None
+
+    def put(self, report, paths) -> None:
+        """Store `report` with the signatures of `paths`, unless one changed too recently
+        (then the normal run is repeated next time, which is always correct)."""
+        paths = sorted(set(paths))
+        signatures = [signature(p) for p in paths]
+        limit = self.started - RACY_NS
+        if any(s is not None and (s[0] >= limit or s[1] >= limit) for s in signatures):
+            try:
+                os.unlink(self.file)  # an older run's report must not outlive this one
+            except OSError:
+                pass
+            return
+        try:
+            os.makedirs(os.path.dirname(self.file), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.file), suffix=".tmp")
+            with os.fdopen(fd, "wb") as out:
+                pickle.dump((tuple(paths), tuple(signatures)), out, pickle.HIGHEST_PROTOCOL)
+                pickle.dump(report, out, pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.file)  # readers never see half a run
+        except OSError:
+            return  # a read-only or full disk only costs speed
