@@ -8,6 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+def _reduce(self):
+    """Pickled as the class and its fields, rebuilt by __init__: dataclasses' __setstate__
+    for slotted classes costs a fields() call per object (a stored run is mostly these)."""
+    return self.__class__, tuple([getattr(self, name) for name in self.__dataclass_fields__])
+
+
 Mode = Literal["normal", "bare", "lazy"]
 MODES: tuple[str, ...] = ("normal", "bare")
 ALL_MODES: tuple[str, ...] = ("normal", "bare", "lazy")
@@ -79,3 +85,8 @@ class Report:
             if r.entry == entry and r.mode == mode:
                 return r
         return None
+
+
+for _cls in (Frame, ErrorInfo, Result, Diagnostic, Report):
+    _cls.__reduce__ = _reduce
+del _cls

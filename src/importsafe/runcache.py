@@ -23,10 +23,8 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 import time
 from functools import lru_cache
-from pathlib import Path
 
 FORMAT = 1
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
@@ -49,13 +47,18 @@ def signature(path: str) -> tuple | None:
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """importsafe's version and every source file of it: any change of the code that makes a
-    report makes another key."""
+    """importsafe's version and the signature of every source file of it: any edit of the
+    code that makes a report (an editable install) makes another key; stat, not content,
+    keeps a warm run from reading the whole package."""
     from . import __version__
+    here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256(__version__.encode())
-    here = Path(__file__).resolve().parent
-    for path in sorted(here.rglob("*.py")):
-        digest.update(str(path.relative_to(here)).encode() + b"\0" + path.read_bytes())
+    for directory, dirs, files in os.walk(here):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(directory, name)
+                digest.update(repr((path, signature(path))).encode())
     return digest.hexdigest()
 
 
@@ -116,6 +119,7 @@ class RunCache:
             except OSError:
                 pass
             return
+        import tempfile
         try:
             os.makedirs(os.path.dirname(self.file), exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.file), suffix=".tmp")

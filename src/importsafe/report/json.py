@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 
 from ..model import Report, Result
 
@@ -10,8 +11,14 @@ SCHEMA = 1
 
 
 def _rel(path: str, base: str | None) -> str:
+    """`path` relative to `base` when under it (memoised: chains name the same files)."""
     if not path or base is None:
         return path
+    return _relative(path, base)
+
+
+@lru_cache(maxsize=4096)
+def _relative(path: str, base: str) -> str:
     try:
         rel = os.path.relpath(path, base)
     except ValueError:
