@@ -129,8 +129,8 @@ def test_cli_warm_run_loads_no_analyser(tmp_path, fmt):
     write_tree(tmp_path, PACKAGE)
     time.sleep(RACY_NS / 1e9 + 0.1)
     code = ("import sys; sys.argv[0] = 'importsafe'\n"
-            "from importsafe.cli import main\n"
-            "try:\n    main()\nexcept SystemExit as exc:\n    status = exc.code\n"
+            "from importsafe.cli import cli\n"  # main() would end the process at once
+            "try:\n    cli()\nexcept SystemExit as exc:\n    status = exc.code\n"
             "heavy = sorted(m for m in sys.modules if m.startswith(('importsafe.static.simulate',"
             " 'importsafe.static.facts', 'importsafe.dynamic'" + (", 'rich'" if fmt == "json" else "")
             + ")))\n"

@@ -1,6 +1,7 @@
 """Command line: arguments -> config -> use case -> reporter -> exit code."""
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import json
@@ -497,4 +498,23 @@ def merge(reports, fmt) -> None:
 
 
 def main() -> None:
-    cli()
+    """The console script. One command per process, so it ends as soon as its output is
+    flushed: the cyclic collector is off throughout (the facts and results are acyclic; a
+    collection over them costs tens of milliseconds) and the interpreter's teardown of that
+    heap, a tenth of a second on large packages, is skipped (nothing importsafe holds needs
+    finalising: files are written atomically and closed by then, children reaped)."""
+    gc.disable()
+    try:
+        cli()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # what the interpreter does with sys.exit("message")
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: nothing more can be said
+        code = code or 1
+    os._exit(code or 0)
