@@ -142,3 +142,31 @@ def test_cli_warm_run_loads_no_analyser(tmp_path, fmt):
     assert runs[0].stdout == runs[1].stdout and "pkg.a" in runs[0].stdout
     assert "LOADED [" in runs[0].stderr and "importsafe.static.simulate" in runs[0].stderr
     assert "LOADED [] 1" in runs[1].stderr, runs[1].stderr
+
+
+def test_a_changed_file_is_read_again_and_the_others_are_not(tmp_path, monkeypatch):
+    """After an edit, the stored run lends the digests of the files whose signature did not
+    change (their facts come from the facts cache unread) and the results whose keys did not
+    change; the edited file is read again, and the report equals a fresh one."""
+    from importsafe.runcache import RunCache, check_arguments
+    write_tree(tmp_path, PACKAGE)
+    time.sleep(RACY_NS / 1e9 + 0.1)
+    cache = str(tmp_path / ".cache")
+    pkg = tmp_path / "pkg"
+    api.check([str(pkg)], cache_dir=cache)
+    (pkg / "b.py").write_text("B = 2\n")  # the cycle is gone
+    runs = RunCache(cache, check_arguments([str(pkg)], ("normal", "bare"), (), (3, 11), (), None))
+    previous = runs.previous()
+    assert set(previous.digests) == {str(pkg / "__init__.py"), str(pkg / "a.py")}
+    opened = []
+    real_open = open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+    monkeypatch.setattr("builtins.open", spy)
+    got = api.check([str(pkg)], cache_dir=cache, jobs=1)
+    monkeypatch.undo()
+    sources = {f for f in opened if f.endswith(".py")}
+    assert sources == {str(pkg / "b.py")}, sources
+    assert got == api.check([str(pkg)]) and not got.failed

@@ -10,7 +10,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .cache import FactsCache
-from .resultcache import ResultsCache
+from .resultcache import ResultKeys
 from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
@@ -21,7 +21,7 @@ from .static.events import FileProblem, ModuleFacts
 from .static.facts import facts_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
-from .static.simulate import simulate
+from .static.simulate import simulate, simulate_pairs
 from .static.state import Program
 
 if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
@@ -34,13 +34,20 @@ RECURSION_LIMIT = 20000
 
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
                cache: FactsCache | None = None) -> ModuleFacts:
+    known = cache.known.get(info.path) if cache is not None else None
+    if known is not None:  # unchanged since its digest was taken: not even read
+        facts = cache.get(cache.key(known, info.name, info.path, info.kind, target_version,
+                                    bodies))
+        if facts is not None:
+            return facts
     try:
         with open(info.path, "rb") as f:
             source = f.read()
     except OSError as exc:
         problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
         return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
-    key = cache.key(source, info.name, info.path, info.kind, target_version, bodies) \
+    digest = hashlib.sha256(source).hexdigest() if cache is not None else None
+    key = cache.key(digest, info.name, info.path, info.kind, target_version, bodies) \
         if cache is not None else None
     facts = cache.get(key) if key is not None else None
     if facts is None:
@@ -49,7 +56,7 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies, nested=cache is not None)
         if cache is not None:
-            facts = replace(facts, digest=hashlib.sha256(source).hexdigest())
+            facts = replace(facts, digest=digest)
             cache.put(key, facts)
     return facts
 
@@ -143,12 +150,14 @@ class Loaded:
 
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
-         memo: bool = True, cache_dir: str | None = None) -> Loaded:
-    """Discover and parse (facts cached in `cache_dir` when given); raises InputError when
-    nothing can be analysed."""
+         memo: bool = True, cache_dir: str | None = None,
+         known: dict[str, str] | None = None) -> Loaded:
+    """Discover and parse (facts cached in `cache_dir` when given; `known`: path -> digest
+    of files unchanged since, see FactsCache); raises InputError when nothing can be
+    analysed."""
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
-    cache = FactsCache(cache_dir) if cache_dir else None
+    cache = FactsCache(cache_dir, known) if cache_dir else None
     watch: list[str] = []
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
@@ -184,21 +193,26 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
         found = runs.get()
         if found is not None:
             return found
-    loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir)
+    previous = runs.previous() if runs is not None else None
+    loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
+                  previous.digests if previous is not None else None)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
-    stored = ResultsCache(cache_dir, program, target_version) if cache_dir else None
-    known = {pair: stored.get(*pair) for pair in todo} if stored is not None else {}
-    missing = [pair for pair in todo if known.get(pair) is None]
+    keys = ResultKeys(program, target_version) if cache_dir else None
+    known: dict = {}
+    if previous is not None:
+        for pair in todo:
+            found = previous.results.get(keys.key(*pair))
+            if found is not None:
+                known[pair] = found
+    missing = [pair for pair in todo if pair not in known]
+    reused = {e: r for (e, m), r in known.items() if m == "normal"}
     with no_cyclic_gc(), deep_recursion():
         fresh = map_slices(
-            lambda part: [simulate(e, m, program) for e, m in part], missing,
+            lambda part: simulate_pairs(part, program, simulate, reused), missing,
             workers if len(missing) >= PARALLEL_MIN_FILES else 1)
-    for pair, result in zip(missing, fresh):
-        known[pair] = result
-        if stored is not None:
-            stored.put(result)
+    known.update(zip(missing, fresh))
     results = tuple(known[pair] for pair in todo)
     diagnostics = diagnose(results, program.facts, loaded.problems)
     if "lazy" in modes:
@@ -206,7 +220,9 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
                                    key=lambda d: (d.file, d.line, d.code, d.message)))
     report = Report(results, diagnostics, "static", loaded.roots)
     if runs is not None:
-        runs.put(report, loaded.watched)
+        runs.put(report, loaded.watched,
+                 {k: r for (e, m), r in zip(todo, results) if (k := keys.key(e, m))},
+                 {f.path: f.digest for f in program.facts.values() if f.digest})
     return report
 
 

@@ -1,6 +1,6 @@
 """Facts cached by file content (IO edge).
 
-Key: the source bytes, the module's name, path and kind, the target version, whether function
+Key: the source bytes' digest, the module's name, path and kind, the target version, whether function
 bodies were extracted, and a fingerprint of the extractor's own code (so a new importsafe, or
 an edited extractor, never reads old facts). One file per key, written to a temporary file and
 renamed into place: concurrent runs never see a half-written entry, and a corrupt or
@@ -32,16 +32,18 @@ def extractor_fingerprint() -> str:
 
 
 class FactsCache:
-    """A directory of pickled ModuleFacts; a plain value, so worker processes can use it."""
+    """A directory of pickled ModuleFacts; a plain value, so worker processes can use it.
+    `known`: path -> source digest of files the run cache saw unchanged since that digest
+    was taken (runcache.py), which are then not read at all."""
 
-    def __init__(self, directory: str):
+    def __init__(self, directory: str, known: dict[str, str] | None = None):
         self.directory = directory
+        self.known = known or {}
 
-    def key(self, source: bytes, name: str, path: str, kind: str, version, bodies: bool) -> str:
-        digest = hashlib.sha256(source)
-        digest.update(repr((extractor_fingerprint(), name, path, kind, tuple(version),
-                            bodies)).encode())
-        return digest.hexdigest()
+    def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool) -> str:
+        """`digest`: the source's sha256 (hex)."""
+        return hashlib.sha256(repr((digest, extractor_fingerprint(), name, path, kind,
+                                    tuple(version), bodies)).encode()).hexdigest()
 
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key[2:] + ".pickle")

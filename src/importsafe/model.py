@@ -87,6 +87,10 @@ class Report:
         return None
 
 
-for _cls in (Frame, ErrorInfo, Result, Diagnostic, Report):
-    _cls.__reduce__ = _reduce
-del _cls
+def pickled_by_constructor(*classes) -> None:
+    """Make frozen slotted dataclasses pickle as constructor calls (see _reduce)."""
+    for cls in classes:
+        cls.__reduce__ = _reduce
+
+
+pickled_by_constructor(Frame, ErrorInfo, Result, Diagnostic, Report)

@@ -1,4 +1,4 @@
-"""Simulation results cached by what they can depend on (IO edge: the cache directory).
+"""Simulation results keyed by what they can depend on (pure: runcache.py stores them).
 
 The outcome of (entry, mode) depends only on the modules its import can run: the entry, its
 ancestor packages, and, transitively, every module any of them names in an import anywhere
@@ -12,13 +12,9 @@ warm run re-simulates exactly the entries an edit can reach.
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 from functools import lru_cache
 from pathlib import Path
 
-from .cache import write_pickle
-from .model import Result
 from .static.state import Program
 
 
@@ -124,11 +120,12 @@ def module_keys(program: Program) -> dict[str, str]:
     return {n: keys[comp_of[n]] for n in names}
 
 
-class ResultsCache:
-    """A directory of pickled Results keyed by (entry key, mode, target, simulator)."""
+class ResultKeys:
+    """The key of each (entry, mode) result: its entry's Merkle key, the mode, the target
+    version and the simulator's own code. Results are stored with their keys in the run
+    cache (runcache.py); a later run reuses those whose key it computes again."""
 
-    def __init__(self, directory: str, program: Program, target_version):
-        self.directory = os.path.join(directory, "results")
+    def __init__(self, program: Program, target_version):
         self.keys = module_keys(program)
         self.prefix = repr((simulator_fingerprint(), tuple(target_version)))
 
@@ -137,24 +134,3 @@ class ResultsCache:
         if found is None:
             return None
         return hashlib.sha256(f"{self.prefix}|{entry}|{mode}|{found}".encode()).hexdigest()
-
-    def _file(self, key: str) -> str:
-        return os.path.join(self.directory, key[:2], key[2:] + ".pickle")
-
-    def get(self, entry: str, mode: str) -> Result | None:
-        key = self.key(entry, mode)
-        if key is None:
-            return None
-        try:
-            with open(self._file(key), "rb") as f:
-                found = pickle.load(f)
-        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
-            return None
-        ok = isinstance(found, Result) and (found.entry, found.mode) == (entry, mode)
-        return found if ok else None
-
-    def put(self, result: Result) -> None:
-        key = self.key(result.entry, result.mode)
-        if key is None:
-            return
-        write_pickle(self._file(key), result)

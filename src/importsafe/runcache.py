@@ -7,15 +7,18 @@ source roots: an added, removed or renamed entry changes a directory's mtime), o
 project files of the paths' ancestors (setuptools `package-dir`), on its arguments and on
 importsafe's own code. The stored run keeps a stat signature of each such path (absent paths
 included); a run whose arguments match and whose every signature is unchanged gets the stored
-report back without reading, parsing or simulating anything. Any difference falls through to
-the normal run (facts and results caches), which stores the run anew.
+report back without reading, parsing or simulating anything. On any difference the normal run
+takes over, helped by the stored one: files whose signature is unchanged are not read (their
+facts come from the facts cache by the stored digest), and the stored results whose keys
+(resultcache.py) come out the same are reused; then the run is stored anew (one file per
+argument set, so the cache does not grow with edits).
 
 Signatures are (mtime, ctime, size, inode, device) in nanoseconds. ctime cannot be set back
 by a user, so a rewrite that restores a file's mtime and size is still seen. As in git's
-"racy clean" rule, a run is not stored when any path changed less than RACY_NS before the run
-started (or while it ran): a file rewritten within the file system's timestamp granularity
-would look unchanged. Known limit: a `*.dist-info` RECORD rewritten in place (not by pip,
-which replaces the directory) goes unseen.
+"racy clean" rule, a path changed less than RACY_NS before the run started (or while it ran)
+is stored as YOUNG, which matches nothing: a file rewritten within the file system's timestamp
+granularity would otherwise look unchanged. Known limit: a `*.dist-info` RECORD rewritten in
+place (not by pip, which replaces the directory) goes unseen.
 """
 from __future__ import annotations
 
@@ -24,11 +27,13 @@ import os
 import pickle
 import sys
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 1
+FORMAT = 2
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+YOUNG = "young"  # the signature of a path too recently changed to be trusted
 
 
 def default_dir() -> str:
@@ -83,8 +88,20 @@ def check_arguments(paths, modes, source_roots, target_version, skip, shard) -> 
             tuple(shard) if shard else None)
 
 
+@dataclass(frozen=True)
+class Previous:
+    """What the last run with the same arguments leaves to a run that cannot reuse its
+    report: its results by key (resultcache.ResultKeys) and the source digests of the files
+    unchanged since (FactsCache.known)."""
+
+    results: dict
+    digests: dict
+
+
 class RunCache:
-    """One stored run per argument set, in DIR/runs/."""
+    """One stored run per argument set, in DIR/runs/: a file holding two pickles, the paths
+    with their signatures, then (report, results by key, path -> (signature, digest)).
+    Replaced by every run, so the cache does not grow with edits."""
 
     def __init__(self, directory: str, arguments: tuple):
         # relative paths and the environment's extension suffixes are part of the arguments
@@ -103,29 +120,46 @@ class RunCache:
                 for path, sig in zip(paths, signatures):
                     if signature(path) != sig:
                         return None
-                return pickle.load(f)  # the report, after the paths it depends on
+                return pickle.load(f)[0]  # the report, after the paths it depends on
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
             return None
 
-    def put(self, report, paths) -> None:
-        """Store `report` with the signatures of `paths`, unless one changed too recently
-        (then the normal run is repeated next time, which is always correct)."""
-        paths = sorted(set(paths))
-        signatures = [signature(p) for p in paths]
+    def previous(self) -> Previous | None:
+        """The stored run's results, and the digests of the files whose signature is still
+        the one recorded with them."""
+        try:
+            with open(self.file, "rb") as f:
+                pickle.load(f)
+                _, results, digests = pickle.load(f)
+        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: nothing to reuse
+            return None
+        unchanged = {path: digest for path, (sig, digest) in digests.items()
+                     if signature(path) == sig}
+        return Previous(results, unchanged)
+
+    def put(self, report, paths, results: dict, digests: dict) -> None:
+        """Store the run. A path that changed less than RACY_NS before the run started (or
+        while it ran) gets no signature: the report is then not reused while it is that
+        young (a same-size rewrite within the file system's timestamp granularity would look
+        unchanged), nor is its digest; the results are, since their keys hold the digests of
+        what was actually read."""
         limit = self.started - RACY_NS
-        if any(s is not None and (s[0] >= limit or s[1] >= limit) for s in signatures):
-            try:
-                os.unlink(self.file)  # an older run's report must not outlive this one
-            except OSError:
-                pass
-            return
+        sigs = {}
+        for path in set(paths) | set(digests):
+            sig = signature(path)
+            sigs[path] = YOUNG if sig is not None and (sig[0] >= limit or sig[1] >= limit) \
+                else sig
+        paths = sorted(sigs)
+        known = {path: (sigs[path], digest) for path, digest in digests.items()
+                 if sigs[path] is not YOUNG and sigs[path] is not None}
         import tempfile
         try:
             os.makedirs(os.path.dirname(self.file), exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.file), suffix=".tmp")
             with os.fdopen(fd, "wb") as out:
-                pickle.dump((tuple(paths), tuple(signatures)), out, pickle.HIGHEST_PROTOCOL)
-                pickle.dump(report, out, pickle.HIGHEST_PROTOCOL)
+                pickle.dump((tuple(paths), tuple(sigs[p] for p in paths)), out,
+                            pickle.HIGHEST_PROTOCOL)
+                pickle.dump((report, results, known), out, pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.file)  # readers never see half a run
         except OSError:
             return  # a read-only or full disk only costs speed

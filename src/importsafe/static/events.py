@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model import pickled_by_constructor
+
 # Guards: where an import statement sits.
 TOP, TYPE_CHECKING, IF, TRY, FUNCTION, CLASS, WITH = (
     "none", "TYPE_CHECKING", "if", "try", "function", "class", "with")
@@ -241,6 +243,11 @@ def bound_names(events) -> set[str]:
                     names.add(h.name)
                 stack.extend(h.body)
     return names
+
+
+# facts travel between processes and through the facts cache: tens of thousands of objects
+pickled_by_constructor(Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise,
+                       If, Handler, Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts)
 
 
 def walk(events, classes: bool = False, functions: bool = False):

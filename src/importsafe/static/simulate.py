@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import types
+from dataclasses import replace
 
 from ..model import Frame, Result
 from .discover import ModuleInfo
@@ -78,7 +79,7 @@ class Simulator(LazyImports, ImportState):
         except SimUnknown as why:
             return Result(entry, mode, "unknown", reason=str(why))
         except RecursionError:
-            return Result(entry, mode, "unknown", reason="import chain too deep to replay")
+            return Result(entry, mode, "unknown", reason=TOO_DEEP)
         return Result(entry, mode, "ok")
 
     def setup_bare(self, entry: str) -> None:
@@ -624,6 +625,45 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
     """The outcome of `import entry` as the first import of its package, in `mode`. With a
     `trace` list (and a program without memo), every module start / finish is appended."""
     return Simulator(program, trace).run(entry, mode)
+
+
+TOO_DEEP = "import chain too deep to replay"
+
+
+def simulate_pairs(pairs, program: Program, sim=simulate,
+                   normal: dict[str, Result] | None = None) -> list[Result]:
+    """`sim` (simulate) over (entry, mode) pairs, but a normal-mode entry whose ancestor
+    package fails its own normal first import gets that failure: `import a.b.c` first runs
+    `import a`, then `import a.b`, from the same empty state as their own first imports, and
+    an exception there propagates unchanged (CPython imports parents first). So the outermost
+    failing ancestor decides, and a package whose top-level import fails (torch: `unknown`)
+    costs one simulation in normal mode, not one per module. Ancestors are simulated here
+    when neither among the pairs nor in `normal` (module -> its normal result, known)."""
+    normal = dict(normal or {})
+    out = []
+    for entry, mode in pairs:
+        found = _failed_ancestor(entry, program, normal, sim) if mode == "normal" else None
+        if found is None:
+            found = sim(entry, mode, program)
+        if mode == "normal":
+            normal[entry] = found
+        out.append(found)
+    return out
+
+
+def _failed_ancestor(entry: str, program: Program, normal: dict, sim) -> Result | None:
+    parts = entry.split(".")
+    for i in range(1, len(parts)):
+        ancestor = ".".join(parts[:i])
+        if ancestor not in program.index:
+            return None
+        found = normal.get(ancestor)
+        if found is None:
+            found = normal[ancestor] = sim(ancestor, "normal", program)
+        if found.outcome != "ok":
+            # a chain too deep to replay is a limit of the replay, not the ancestor's outcome
+            return None if found.reason == TOO_DEEP else replace(found, entry=entry)
+    return None
 
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
