@@ -79,14 +79,16 @@ def test_cached_results_equal_fresh_ones_on_random_packages(tmp_path):
     equals a report computed from scratch."""
     import random
     import randpkg
-    for seed in range(12):
+    for seed in range(24):
         pkg = randpkg.write(randpkg.generate(seed), tmp_path / f"s{seed}")
         cache = str(tmp_path / f"cache{seed}")
         modes = ("normal", "bare", "lazy")
         api.check([str(pkg)], modes=modes, cache_dir=cache, jobs=1)
         rng = random.Random(seed)
         for _ in range(3):
-            victim = rng.choice(sorted(pkg.rglob("*.py")))
+            sources = [f for f in sorted(pkg.rglob("*.py")) if len(f.read_text().splitlines()) > 1]
+            inits = [f for f in sources if f.name == "__init__.py"]  # bare keys skip these
+            victim = rng.choice(inits if inits and rng.random() < 0.5 else sources)
             lines = victim.read_text().splitlines()
             del lines[rng.randrange(1, len(lines))]  # drop a line (keeps the docstring)
             victim.write_text("\n".join(lines) + "\n")
@@ -102,3 +104,30 @@ def test_a_copy_of_the_tree_elsewhere_gets_its_own_paths(tmp_path):
         pkg = write(tmp_path / where, files) / "cp"
         err = api.check([str(pkg)], cache_dir=cache).result("cp.a", "bare").error
         assert all(Path(f.file).is_relative_to(tmp_path / where) for f in err.chain), err.chain
+
+
+def test_an_edit_only_the_top_level_init_reaches_leaves_bare_results_below_it(tmp_path,
+                                                                             monkeypatch):
+    """A bare first import never runs its top-level package's __init__: editing a module only
+    that __init__ imports re-simulates every normal-mode entry but only the bare entries of
+    the package itself and of that module; the reports equal fresh ones. Editing the
+    __init__ itself re-simulates every bare entry (an error's defined_at may point into it)."""
+    files = {"tb/__init__.py": "from . import a\nfrom . import only_init\n",
+             "tb/only_init.py": "O = 1\n",
+             "tb/a.py": "from tb import b\nA = 1\n", "tb/b.py": "import tb.a\nB = tb.a.A\n",
+             "tb/sub/__init__.py": "", "tb/sub/c.py": "from tb.sub import d\n",
+             "tb/sub/d.py": "from tb.sub import c\nD = c\n"}
+    pkg = write(tmp_path, files) / "tb"
+    cache = str(tmp_path / "cache")
+    calls = _counting(monkeypatch)
+    api.check([str(pkg)], cache_dir=cache, jobs=1)
+    everything = sorted(e for e, m in calls if m == "bare")
+    for victim, text, expected in (("only_init.py", "O = 2\n", ["tb", "tb.only_init"]),
+                                   ("__init__.py", "from . import a\nfrom . import only_init\n"
+                                    "X = 1\n", everything)):
+        del calls[:]
+        (pkg / victim).write_text(text)
+        warm = api.check([str(pkg)], cache_dir=cache, jobs=1)
+        assert sorted(e for e, m in calls if m == "bare") == expected, (victim, calls)
+        assert ("tb", "normal") in calls  # every normal entry runs tb/__init__.py
+        assert to_dict(warm) == to_dict(api.check([str(pkg)], jobs=1))

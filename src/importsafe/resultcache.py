@@ -56,14 +56,25 @@ def _edges(program: Program, name: str, children: dict) -> tuple[list[str], list
     return out, markers
 
 
-def module_keys(program: Program) -> dict[str, str]:
-    """Every analysed module's Merkle key (Tarjan's algorithm, iterative)."""
+def module_edges(program: Program) -> dict[str, tuple[list[str], list[str]]]:
+    """Every analysed module's edges and markers (see _edges)."""
     names = sorted(program.index)
     children: dict[str, list[str]] = {}
     for n in names:
         if "." in n:
             children.setdefault(n.rpartition(".")[0], []).append(n)
-    edges = {n: _edges(program, n, children) for n in names}
+    return {n: _edges(program, n, children) for n in names}
+
+
+def module_keys(program: Program, removed: str | None = None,
+                edges: dict | None = None) -> dict[str, str]:
+    """Every analysed module's Merkle key (Tarjan's algorithm, iterative). `removed`: a
+    module left out of the graph, with every edge into it (see ResultKeys)."""
+    edges = edges if edges is not None else module_edges(program)
+    if removed is not None:
+        edges = {n: ([m for m in out if m != removed], markers)
+                 for n, (out, markers) in edges.items() if n != removed}
+    names = sorted(edges)
     number: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()
@@ -123,14 +134,40 @@ def module_keys(program: Program) -> dict[str, str]:
 class ResultKeys:
     """The key of each (entry, mode) result: its entry's Merkle key, the mode, the target
     version and the simulator's own code. Results are stored with their keys in the run
-    cache (runcache.py); a later run reuses those whose key it computes again."""
+    cache (runcache.py); a later run reuses those whose key it computes again.
+
+    A bare first import of `T.x.y` never runs its ancestors' `__init__`: `T`, `T.x` are
+    present from the start, so no import of them ever runs them either. Its key is therefore
+    taken in the graph without its top-level package T, plus T's kind, path and source
+    digest (the stub is made from the first two; an error's `defined_at` may point into the
+    source): an edit of a module that only T/__init__.py leads to leaves the bare results
+    below T alone. Deeper ancestors stay in that graph (a superset: sound, one graph per
+    top-level package instead of one per entry)."""
 
     def __init__(self, program: Program, target_version):
-        self.keys = module_keys(program)
+        self.program = program
+        self.edges = module_edges(program)
+        self.keys = module_keys(program, edges=self.edges)
+        self.without: dict[str, dict[str, str]] = {}  # top-level package -> keys without it
         self.prefix = repr((simulator_fingerprint(), tuple(target_version)))
 
+    def _module_key(self, entry: str, mode: str) -> str | None:
+        top, dot, _ = entry.partition(".")
+        info = self.program.index.get(top)
+        if mode != "bare" or not dot or info is None or info.kind != "package":
+            return self.keys.get(entry)
+        keys = self.without.get(top)
+        if keys is None:
+            keys = self.without[top] = module_keys(self.program, top, self.edges)
+        found = keys.get(entry)
+        if found is None:
+            return None
+        facts = self.program.facts.get(top)
+        # T's source itself still counts: an error's `defined_at` may point into it
+        return f"{found}|{top}|{info.kind}|{info.path}|{facts.digest if facts else ''}"
+
     def key(self, entry: str, mode: str) -> str | None:
-        found = self.keys.get(entry)
+        found = self._module_key(entry, mode)
         if found is None:
             return None
         return hashlib.sha256(f"{self.prefix}|{entry}|{mode}|{found}".encode()).hexdigest()
