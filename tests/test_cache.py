@@ -36,13 +36,13 @@ def test_cli_cache_flags(tmp_path):
 
 def _counting(monkeypatch) -> list:
     calls: list = []
-    real = api.simulate
+    real = api.simulate_modules
 
-    def counted(entry, mode, program, trace=None):
+    def counted(entry, mode, program):
         calls.append((entry, mode))
-        return real(entry, mode, program, trace)
+        return real(entry, mode, program)
 
-    monkeypatch.setattr(api, "simulate", counted)
+    monkeypatch.setattr(api, "simulate_modules", counted)
     return calls
 
 
@@ -57,7 +57,7 @@ def test_warm_run_simulates_only_what_an_edit_can_reach(tmp_path, monkeypatch):
     cache = str(tmp_path / "cache")
     calls = _counting(monkeypatch)
     cold = to_dict(api.check([str(pkg)], cache_dir=cache, jobs=1))
-    assert len(calls) == 10  # 5 entries x 2 modes
+    assert len(calls) == 9  # 5 entries x 2 modes, but the top-level bare run is its normal one
     del calls[:]
     assert to_dict(api.check([str(pkg)], cache_dir=cache, jobs=1)) == cold and calls == []
     (pkg / "c.py").write_text("C = 2\n")
@@ -106,28 +106,26 @@ def test_a_copy_of_the_tree_elsewhere_gets_its_own_paths(tmp_path):
         assert all(Path(f.file).is_relative_to(tmp_path / where) for f in err.chain), err.chain
 
 
-def test_an_edit_only_the_top_level_init_reaches_leaves_bare_results_below_it(tmp_path,
-                                                                             monkeypatch):
-    """A bare first import never runs its top-level package's __init__: editing a module only
-    that __init__ imports re-simulates every normal-mode entry but only the bare entries of
-    the package itself and of that module; the reports equal fresh ones. Editing the
-    __init__ itself re-simulates every bare entry (an error's defined_at may point into it)."""
-    files = {"tb/__init__.py": "from . import a\nfrom . import only_init\n",
-             "tb/only_init.py": "O = 1\n",
-             "tb/a.py": "from tb import b\nA = 1\n", "tb/b.py": "import tb.a\nB = tb.a.A\n",
-             "tb/sub/__init__.py": "", "tb/sub/c.py": "from tb.sub import d\n",
-             "tb/sub/d.py": "from tb.sub import c\nD = c\n"}
-    pkg = write(tmp_path, files) / "tb"
+def test_an_edit_re_simulates_only_the_runs_that_created_the_module(tmp_path, monkeypatch):
+    """A result depends on the modules its run created, not on every module its imports could
+    reach: d.py names b only inside a function it never calls, so an edit of b.py leaves d's
+    results alone; a new module re-simulates the runs whose imports looked for it. Every
+    report equals a fresh one."""
+    files = {"tc/__init__.py": "", "tc/a.py": "from tc import b\nA = 1\n", "tc/b.py": "B = 1\n",
+             "tc/c.py": "from tc import a\nC = 1\n",
+             "tc/d.py": "def f():\n    from tc import b\n    return b\nD = 1\n",
+             "tc/e.py": "try:\n    from tc import missing\nexcept ImportError:\n    pass\n"
+                        "from tc import b\n"}
+    pkg = write(tmp_path, files) / "tc"
     cache = str(tmp_path / "cache")
     calls = _counting(monkeypatch)
     api.check([str(pkg)], cache_dir=cache, jobs=1)
-    everything = sorted(e for e, m in calls if m == "bare")
-    for victim, text, expected in (("only_init.py", "O = 2\n", ["tb", "tb.only_init"]),
-                                   ("__init__.py", "from . import a\nfrom . import only_init\n"
-                                    "X = 1\n", everything)):
+    for edit, text, expected in (("b.py", "B = 2\n", {"tc.a", "tc.b", "tc.c", "tc.e"}),
+                                 # d too: function bodies' imports are read as a superset
+                                 # (`from tc import b` there counts as any module of tc)
+                                 ("missing.py", "M = 1\n", {"tc.d", "tc.e", "tc.missing"})):
         del calls[:]
-        (pkg / victim).write_text(text)
+        (pkg / edit).write_text(text)
         warm = api.check([str(pkg)], cache_dir=cache, jobs=1)
-        assert sorted(e for e, m in calls if m == "bare") == expected, (victim, calls)
-        assert ("tb", "normal") in calls  # every normal entry runs tb/__init__.py
+        assert sorted(calls) == sorted((e, m) for e in expected for m in ("normal", "bare")), edit
         assert to_dict(warm) == to_dict(api.check([str(pkg)], jobs=1))

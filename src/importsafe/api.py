@@ -10,7 +10,8 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .cache import FactsCache
-from .resultcache import ResultKeys
+from .resultcache import (Traces, fingerprints, hint_holds, mask_of, names_table, prefix,
+                          reusable)
 from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
@@ -21,7 +22,7 @@ from .static.events import FileProblem, ModuleFacts
 from .static.facts import facts_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
-from .static.simulate import simulate, simulate_pairs
+from .static.simulate import simulate, simulate_modules, simulate_pairs
 from .static.state import Program
 
 if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
@@ -182,8 +183,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     """Predict, without running any of it, the outcome of every first import under `paths`
     (but of the entries that a `skip` pattern matches). With `cache_dir`: when no path the
     last identical check read has changed, its report (runcache.py); else facts of unchanged
-    files are read from there instead of parsed, and the results of entries that no changed
-    file can affect are reused (resultcache.py). `runs`: the run cache, when the caller
+    files are read from there instead of parsed, and the stored results that no changed
+    module could have decided are reused (resultcache.py). `runs`: the run cache, when the caller
     already looked it up."""
     paths = list(paths)
     if cache_dir and runs is None:
@@ -199,21 +200,37 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
-    keys = ResultKeys(program, target_version) if cache_dir else None
-    known: dict = {}
-    if previous is not None:
-        for pair in todo:
-            found = previous.results.get(keys.key(*pair))
-            if found is not None:
-                known[pair] = found
+    known: dict = {}  # (entry, mode) -> (result, the modules it created: a bit mask)
+    now = fingerprints(program) if cache_dir else None
+    run_prefix = prefix(target_version)
+    traces = previous.traces if previous is not None else None
+    if traces is not None and traces.prefix != run_prefix:
+        traces = None
+    bit = {n: i for i, n in enumerate(names_table(traces, program))} if cache_dir else None
+    if traces is not None:
+        valid = reusable(traces, now, run_prefix) & set(todo)
+        for r in previous.report.results:
+            mask = traces.masks.get((r.entry, r.mode))
+            if (r.entry, r.mode) in valid and hint_holds(r, program, mask, bit):
+                known[(r.entry, r.mode)] = (r, mask)
     missing = [pair for pair in todo if pair not in known]
-    reused = {e: r for (e, m), r in known.items() if m == "normal"}
+    reused = {e: found for (e, m), found in known.items() if m == "normal"}
+
+    def work(part):
+        masks: dict[int, int] = {}  # id of a modules set -> its mask (derived results share)
+        out = []
+        for result, made in simulate_pairs(part, program, simulate_modules, reused):
+            if bit is not None and not isinstance(made, int):
+                mask = masks.get(id(made))
+                if mask is None:
+                    mask = masks[id(made)] = mask_of(made, bit)
+                made = mask
+            out.append((result, made if bit is not None else None))
+        return out
     with no_cyclic_gc(), deep_recursion():
-        fresh = map_slices(
-            lambda part: simulate_pairs(part, program, simulate, reused), missing,
-            workers if len(missing) >= PARALLEL_MIN_FILES else 1)
+        fresh = map_slices(work, missing, workers if len(missing) >= PARALLEL_MIN_FILES else 1)
     known.update(zip(missing, fresh))
-    results = tuple(known[pair] for pair in todo)
+    results = tuple(known[pair][0] for pair in todo)
     diagnostics = diagnose(results, program.facts, loaded.problems)
     if "lazy" in modes:
         diagnostics = tuple(sorted(diagnostics + lazy_side_effects(loaded, skip),
@@ -221,7 +238,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     report = Report(results, diagnostics, "static", loaded.roots)
     if runs is not None:
         runs.put(report, loaded.watched,
-                 {k: r for (e, m), r in zip(todo, results) if (k := keys.key(e, m))},
+                 Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo}),
                  {f.path: f.digest for f in program.facts.values() if f.digest})
     return report
 

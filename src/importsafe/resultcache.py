@@ -1,17 +1,27 @@
-"""Simulation results keyed by what they can depend on (pure: runcache.py stores them).
+"""Which stored results a run may reuse (pure; runcache.py stores them with the run).
 
-The outcome of (entry, mode) depends only on the modules its import can run: the entry, its
-ancestor packages, and, transitively, every module any of them names in an import anywhere
-(a superset: `ModuleFacts.imports`), with their ancestors, plus which of the named modules do
-not exist and which top-level names are external. Each module gets a Merkle key over the
-strongly connected components of that graph: its component's sources (digests), kinds and
-markers, and the keys of the components it reaches. A result is reused only when the key of
-its entry, the mode, the target version and the simulator's own code are all unchanged; so a
-warm run re-simulates exactly the entries an edit can reach.
+A simulation reads the facts of exactly the modules it creates in its `sys.modules`: the ones
+it executes, the stubs of a bare run's ancestors, and those a replayed memo recording creates
+again (`ImportState.epochs` counts every creation, replays included). Nothing else decides its
+outcome but lookups, and every lookup is of a name one of those modules imports (or of its
+parent). So a
+result depends only on, for each module m it created: m's kind, path and source digest, and
+which of the names m imports exist or are external (`_edges`, from `ModuleFacts.imports`,
+which holds every import form, function bodies' included, as a superset; a star import counts
+the package's children). `fingerprints` hashes that per module. The one lookup outside it, an
+error's `defined_at` naming a submodule nothing imports, is checked again (`hint_holds`). A stored result is reused while none of the modules it
+created has another fingerprint, with the same mode, target version and simulator code (the
+prefix).
+
+Each result's modules are a bit mask over a names table that later runs extend but never
+reorder, so "did this edit touch it" is one `&` per result: an edit of a module that many
+modules name but few simulations reach (an error usually stops a bare run early) re-simulates
+only those few.
 """
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,8 +38,14 @@ def simulator_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def prefix(target_version) -> str:
+    """What every stored result also depends on."""
+    return repr((simulator_fingerprint(), tuple(target_version)))
+
+
 def _edges(program: Program, name: str, children: dict) -> tuple[list[str], list[str]]:
-    """(modules `name` can run next, markers of named modules that are absent/external)."""
+    """(modules `name` can look up and run next, markers of named modules that are
+    absent/external)."""
     index, facts = program.index, program.facts
     out, markers = [], []
     parent = name.rpartition(".")[0]
@@ -56,118 +72,76 @@ def _edges(program: Program, name: str, children: dict) -> tuple[list[str], list
     return out, markers
 
 
-def module_edges(program: Program) -> dict[str, tuple[list[str], list[str]]]:
-    """Every analysed module's edges and markers (see _edges)."""
+def fingerprints(program: Program) -> dict[str, str]:
+    """Every analysed module's fingerprint: what a simulation that creates it depends on."""
     names = sorted(program.index)
     children: dict[str, list[str]] = {}
     for n in names:
         if "." in n:
             children.setdefault(n.rpartition(".")[0], []).append(n)
-    return {n: _edges(program, n, children) for n in names}
+    out = {}
+    for n in names:
+        info, f = program.index[n], program.facts.get(n)
+        edges, markers = _edges(program, n, children)
+        # the path too: a result's chain names files (and a copy of a tree elsewhere must
+        # not reuse it)
+        out[n] = hashlib.sha1(repr((n, info.kind, info.path, f.digest if f is not None else "",
+                                    edges, markers)).encode()).hexdigest()
+    return out
 
 
-def module_keys(program: Program, removed: str | None = None,
-                edges: dict | None = None) -> dict[str, str]:
-    """Every analysed module's Merkle key (Tarjan's algorithm, iterative). `removed`: a
-    module left out of the graph, with every edge into it (see ResultKeys)."""
-    edges = edges if edges is not None else module_edges(program)
-    if removed is not None:
-        edges = {n: ([m for m in out if m != removed], markers)
-                 for n, (out, markers) in edges.items() if n != removed}
-    names = sorted(edges)
-    number: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    comp_of: dict[str, int] = {}
-    comps: list[list[str]] = []
-    for root in names:
-        if root in number:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                number[node] = low[node] = len(number)
-                stack.append(node)
-                on_stack.add(node)
-            succ = edges[node][0]
-            if i < len(succ):
-                work.append((node, i + 1))
-                nxt = succ[i]
-                if nxt not in number:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], number[nxt])
-                continue
-            if low[node] == number[node]:
-                comp = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    comp_of[member] = len(comps)
-                    comp.append(member)
-                    if member == node:
-                        break
-                comps.append(sorted(comp))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    keys: list[str] = []  # components come out in reverse topological order: successors first
-    for k, comp in enumerate(comps):
-        digest = hashlib.sha256()
-        reached = set()
-        for member in comp:
-            info, f = program.index[member], program.facts.get(member)
-            # the path too: a result's chain names files (and a copy of a tree elsewhere
-            # must not reuse it)
-            digest.update(repr((member, info.kind, info.path, f.digest if f is not None
-                                else "", edges[member][1])).encode())
-            reached.update(comp_of[n] for n in edges[member][0])
-        reached.discard(k)
-        for other in sorted(keys[c] for c in reached):
-            digest.update(other.encode())
-        keys.append(digest.hexdigest())
-    return {n: keys[comp_of[n]] for n in names}
+def hint_holds(result, program: Program, mask: int, bit: dict[str, int]) -> bool:
+    """Does a stored error's `defined_at` still hold? Simulator.error takes it from the
+    module's own facts (fingerprinted, when the run created that module), else from the
+    existence of a submodule of that name, which no fingerprint covers (a package's
+    children would change the fingerprint of every run through the package)."""
+    e = result.error
+    if e is None or not e.module or not e.name:
+        return True
+    i = bit.get(e.module)
+    f = program.facts.get(e.module)
+    if f is not None and (i is None or not mask >> i & 1):
+        return False  # facts the run did not create: not covered, simulate again
+    line = f.binding_line(e.name) if f is not None else None
+    if line is not None:
+        return e.defined_at == (f.path, line)
+    sub = program.index.get(f"{e.module}.{e.name}")
+    return e.defined_at == ((sub.path, 1) if sub is not None else None)
 
 
-class ResultKeys:
-    """The key of each (entry, mode) result: its entry's Merkle key, the mode, the target
-    version and the simulator's own code. Results are stored with their keys in the run
-    cache (runcache.py); a later run reuses those whose key it computes again.
+@dataclass(frozen=True)
+class Traces:
+    """The modules each stored result created, as bit masks over `names`."""
 
-    A bare first import of `T.x.y` never runs its ancestors' `__init__`: `T`, `T.x` are
-    present from the start, so no import of them ever runs them either. Its key is therefore
-    taken in the graph without its top-level package T, plus T's kind, path and source
-    digest (the stub is made from the first two; an error's `defined_at` may point into the
-    source): an edit of a module that only T/__init__.py leads to leaves the bare results
-    below T alone. Deeper ancestors stay in that graph (a superset: sound, one graph per
-    top-level package instead of one per entry)."""
+    prefix: str
+    names: tuple[str, ...]
+    fingerprints: dict[str, str]
+    masks: dict[tuple[str, str], int]  # (entry, mode) -> mask
 
-    def __init__(self, program: Program, target_version):
-        self.program = program
-        self.edges = module_edges(program)
-        self.keys = module_keys(program, edges=self.edges)
-        self.without: dict[str, dict[str, str]] = {}  # top-level package -> keys without it
-        self.prefix = repr((simulator_fingerprint(), tuple(target_version)))
 
-    def _module_key(self, entry: str, mode: str) -> str | None:
-        top, dot, _ = entry.partition(".")
-        info = self.program.index.get(top)
-        if mode != "bare" or not dot or info is None or info.kind != "package":
-            return self.keys.get(entry)
-        keys = self.without.get(top)
-        if keys is None:
-            keys = self.without[top] = module_keys(self.program, top, self.edges)
-        found = keys.get(entry)
-        if found is None:
-            return None
-        facts = self.program.facts.get(top)
-        # T's source itself still counts: an error's `defined_at` may point into it
-        return f"{found}|{top}|{info.kind}|{info.path}|{facts.digest if facts else ''}"
+def names_table(previous: Traces | None, program: Program) -> tuple[str, ...]:
+    """The previous table, then the modules it lacks: old masks stay valid."""
+    old = previous.names if previous is not None else ()
+    known = set(old)
+    return old + tuple(sorted(n for n in program.index if n not in known))
 
-    def key(self, entry: str, mode: str) -> str | None:
-        found = self._module_key(entry, mode)
-        if found is None:
-            return None
-        return hashlib.sha256(f"{self.prefix}|{entry}|{mode}|{found}".encode()).hexdigest()
+
+def mask_of(modules, bit: dict[str, int]) -> int:
+    """The bit mask of `modules` (names not in the table: none, they cannot be created)."""
+    found = bytearray((len(bit) >> 3) + 1)
+    for name in modules:
+        i = bit.get(name)
+        if i is not None:
+            found[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(found, "little")
+
+
+def reusable(previous: Traces | None, now: dict[str, str], run_prefix: str) -> set:
+    """The (entry, mode) pairs whose stored result holds: no module it created has changed
+    its fingerprint (a module added or removed changes its parent's and its importers')."""
+    if previous is None or previous.prefix != run_prefix:
+        return set()
+    old = previous.fingerprints
+    changed = [m for m in old.keys() | now.keys() if old.get(m) != now.get(m)]
+    touched = mask_of(changed, {n: i for i, n in enumerate(previous.names)})
+    return {pair for pair, mask in previous.masks.items() if not mask & touched}

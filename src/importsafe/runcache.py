@@ -9,8 +9,8 @@ importsafe's own code. The stored run keeps a stat signature of each such path (
 included); a run whose arguments match and whose every signature is unchanged gets the stored
 report back without reading, parsing or simulating anything. On any difference the normal run
 takes over, helped by the stored one: files whose signature is unchanged are not read (their
-facts come from the facts cache by the stored digest), and the stored results whose keys
-(resultcache.py) come out the same are reused; then the run is stored anew (one file per
+facts come from the facts cache by the stored digest), and the stored results that no
+changed module could have decided are reused (resultcache.py); then the run is stored anew (one file per
 argument set, so the cache does not grow with edits).
 
 Signatures are (mtime, ctime, size, inode, device) in nanoseconds. ctime cannot be set back
@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 2
+FORMAT = 3
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
@@ -91,10 +91,11 @@ def check_arguments(paths, modes, source_roots, target_version, skip, shard) -> 
 @dataclass(frozen=True)
 class Previous:
     """What the last run with the same arguments leaves to a run that cannot reuse its
-    report: its results by key (resultcache.ResultKeys) and the source digests of the files
-    unchanged since (FactsCache.known)."""
+    report whole: the report, which modules each of its results read (resultcache.Traces),
+    and the source digests of the files unchanged since (FactsCache.known)."""
 
-    results: dict
+    report: object
+    traces: object
     digests: dict
 
 
@@ -120,29 +121,30 @@ class RunCache:
                 for path, sig in zip(paths, signatures):
                     if signature(path) != sig:
                         return None
-                return pickle.load(f)[0]  # the report, after the paths it depends on
+                return pickle.load(f)  # the report, after the paths it depends on
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
             return None
 
     def previous(self) -> Previous | None:
-        """The stored run's results, and the digests of the files whose signature is still
-        the one recorded with them."""
+        """The stored run, with the digests of the files whose signature is still the one
+        recorded with them."""
         try:
             with open(self.file, "rb") as f:
                 pickle.load(f)
-                _, results, digests = pickle.load(f)
+                report = pickle.load(f)
+                traces, digests = pickle.load(f)
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: nothing to reuse
             return None
         unchanged = {path: digest for path, (sig, digest) in digests.items()
                      if signature(path) == sig}
-        return Previous(results, unchanged)
+        return Previous(report, traces, unchanged)
 
-    def put(self, report, paths, results: dict, digests: dict) -> None:
+    def put(self, report, paths, traces, digests: dict) -> None:
         """Store the run. A path that changed less than RACY_NS before the run started (or
         while it ran) gets no signature: the report is then not reused while it is that
         young (a same-size rewrite within the file system's timestamp granularity would look
-        unchanged), nor is its digest; the results are, since their keys hold the digests of
-        what was actually read."""
+        unchanged), nor is its digest; the results may be, since their traces hold the
+        fingerprints of what was actually read."""
         limit = self.started - RACY_NS
         sigs = {}
         for path in set(paths) | set(digests):
@@ -157,9 +159,11 @@ class RunCache:
             os.makedirs(os.path.dirname(self.file), exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.file), suffix=".tmp")
             with os.fdopen(fd, "wb") as out:
+                # three pickles: a warm run reads the first two only
                 pickle.dump((tuple(paths), tuple(sigs[p] for p in paths)), out,
                             pickle.HIGHEST_PROTOCOL)
-                pickle.dump((report, results, known), out, pickle.HIGHEST_PROTOCOL)
+                pickle.dump(report, out, pickle.HIGHEST_PROTOCOL)
+                pickle.dump((traces, known), out, pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.file)  # readers never see half a run
         except OSError:
             return  # a read-only or full disk only costs speed

@@ -630,19 +630,39 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
 TOO_DEEP = "import chain too deep to replay"
 
 
-def simulate_pairs(pairs, program: Program, sim=simulate,
-                   normal: dict[str, Result] | None = None) -> list[Result]:
-    """`sim` (simulate) over (entry, mode) pairs, but a normal-mode entry whose ancestor
-    package fails its own normal first import gets that failure: `import a.b.c` first runs
-    `import a`, then `import a.b`, from the same empty state as their own first imports, and
-    an exception there propagates unchanged (CPython imports parents first). So the outermost
-    failing ancestor decides, and a package whose top-level import fails (torch: `unknown`)
-    costs one simulation in normal mode, not one per module. Ancestors are simulated here
-    when neither among the pairs nor in `normal` (module -> its normal result, known)."""
+def simulate_modules(entry: str, mode: str, program: Program) -> tuple[Result, frozenset]:
+    """simulate, and the modules the run created in its sys.modules (executed, stubbed, or
+    put back by a replayed recording): the only ones whose facts decided it
+    (resultcache.py). The entry and its ancestors count too, whether reached or not."""
+    sim = Simulator(program)
+    result = sim.run(entry, mode)
+    made = {name for name, count in sim.epochs.items() if count}
+    parts = entry.split(".")
+    made.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return result, frozenset(made)
+
+
+def simulate_pairs(pairs, program: Program, sim=simulate_modules,
+                   normal: dict | None = None) -> list[tuple[Result, object]]:
+    """`sim` (simulate_modules: (result, its modules)) over (entry, mode) pairs, but a
+    normal-mode entry whose ancestor package fails its own normal first import gets that
+    failure, and that ancestor's modules: `import a.b.c` first runs `import a`, then
+    `import a.b`, from the same empty state as their own first imports, and an exception
+    there propagates unchanged (CPython imports parents first). So the outermost failing
+    ancestor decides, and a package whose top-level import fails (torch: `unknown`) costs
+    one simulation in normal mode, not one per module. Ancestors are simulated here when
+    neither among the pairs nor in `normal` (module -> its normal (result, modules)). And a
+    top-level module's bare run, which has no ancestor to leave out, is its normal run."""
     normal = dict(normal or {})
     out = []
     for entry, mode in pairs:
-        found = _failed_ancestor(entry, program, normal, sim) if mode == "normal" else None
+        found = None
+        if mode == "normal":
+            found = _failed_ancestor(entry, program, normal, sim)
+        elif mode == "bare" and "." not in entry and entry in normal:
+            # a top-level module has no ancestors to leave out: its bare run is its normal one
+            result, modules = normal[entry]
+            found = replace(result, mode="bare"), modules
         if found is None:
             found = sim(entry, mode, program)
         if mode == "normal":
@@ -651,7 +671,7 @@ def simulate_pairs(pairs, program: Program, sim=simulate,
     return out
 
 
-def _failed_ancestor(entry: str, program: Program, normal: dict, sim) -> Result | None:
+def _failed_ancestor(entry: str, program: Program, normal: dict, sim):
     parts = entry.split(".")
     for i in range(1, len(parts)):
         ancestor = ".".join(parts[:i])
@@ -660,9 +680,10 @@ def _failed_ancestor(entry: str, program: Program, normal: dict, sim) -> Result 
         found = normal.get(ancestor)
         if found is None:
             found = normal[ancestor] = sim(ancestor, "normal", program)
-        if found.outcome != "ok":
+        result, modules = found
+        if result.outcome != "ok":
             # a chain too deep to replay is a limit of the replay, not the ancestor's outcome
-            return None if found.reason == TOO_DEEP else replace(found, entry=entry)
+            return None if result.reason == TOO_DEEP else (replace(result, entry=entry), modules)
     return None
 
 
