@@ -77,6 +77,7 @@ EDIT_LINE = "\n_importsafe_bench_edit = {n}\n"
 # The issue's targets.
 FLOOR_TARGET = 1.0  # cold importsafe / floor
 EDIT_TARGET_S = 0.5  # importsafe-edit median, on torch
+RACY_S = 2.1  # importsafe's runcache.RACY_NS, plus a margin
 MEMORY_TARGET_MB = 1024.0  # peak RSS of the cold check, on torch
 TARGET_PACKAGE = "torch"
 
@@ -400,6 +401,11 @@ def prepare(args: argparse.Namespace, tools: list[str], scratch: Path) -> tuple[
             print(f"copying {pkg} to {dirs['copy']} ...", flush=True)
             edits[name] = make_copy(args.edit_modules[name], pkg, dirs["copy"])
         plan[name] = commands(tools, py, name, pkg, isafe, dirs)
+        if "copy" in dirs:
+            # hard-linking the copy's non-source files (extension modules) changed their ctime
+            # in the venv: importsafe's run cache does not trust a path changed within 2 s of
+            # a run's start (git's racy-clean rule), so the filling run would not be reused
+            time.sleep(RACY_S)
         for tool in PREFILLED:  # one untimed run fills each cache
             if tool in plan[name]:
                 print(f"filling {tool}'s cache for {name} ...", flush=True)
