@@ -73,15 +73,25 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
     """Parse every source module; in parallel processes when there are many. Without
     `bodies`, function bodies are left as stubs for the simulator to load when called."""
     todo = [i for i in infos if i.kind in ("module", "package")]
+    found: dict[str, ModuleFacts] = {}
+    if cache is not None and cache.known:
+        # files the run cache knows unchanged are only unpickled from the facts cache, and
+        # here: sending them back from a worker costs more than loading them (torch: 0.22 s
+        # in one process against 0.45 s on two); the others are parsed as usual
+        known = [i for i in todo if i.path in cache.known]
+        found.update((f.name, f) for f in _read_chunk((known, target_version, bodies, cache)))
+        todo = [i for i in todo if i.path not in cache.known]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        return {f.name: f for f in _read_chunk((todo, target_version, bodies, cache))}
+        found.update((f.name, f) for f in _read_chunk((todo, target_version, bodies, cache)))
+        return found
     # this process reads one share, forked children the others (no pool to start, nothing to
     # send them); every share takes every jobs-th file, so big and small files spread evenly
     shares = [todo[k::jobs] for k in range(jobs)]
-    found = map_slices(lambda part: _read_chunk((part, target_version, bodies, cache)),
+    fresh = map_slices(lambda part: _read_chunk((part, target_version, bodies, cache)),
                        [i for share in shares for i in share], jobs)
-    return {f.name: f for f in found}
+    found.update((f.name, f) for f in fresh)
+    return found
 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
