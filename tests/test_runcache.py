@@ -170,3 +170,46 @@ def test_a_changed_file_is_read_again_and_the_others_are_not(tmp_path, monkeypat
     sources = {f for f in opened if f.endswith(".py")}
     assert sources == {str(pkg / "b.py")}, sources
     assert got == api.check([str(pkg)]) and not got.failed
+
+
+def test_edits_after_a_stored_run_give_fresh_reports_on_random_packages(tmp_path):
+    """With the stored run trusted (files older than the racy window), unchanged modules come
+    from their summaries and their facts load only when a simulation reads them (LazyFacts);
+    random edits must still give exactly the fresh report, in all three modes."""
+    import random
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    import randpkg
+    from importsafe.report.json import to_dict
+    from importsafe.static.events import LazyFacts
+    packages = {seed: randpkg.write(randpkg.generate(seed), tmp_path / f"s{seed}")
+                for seed in range(300, 316)}
+    time.sleep(RACY_NS / 1e9 + 0.1)
+    modes = ("normal", "bare", "lazy")
+    lazy_seen = 0
+    for seed, pkg in packages.items():
+        cache = str(tmp_path / f"cache{seed}")
+        api.check([str(pkg)], modes=modes, cache_dir=cache, jobs=1)
+        rng = random.Random(seed)
+        for _ in range(3):
+            sources = [f for f in sorted(pkg.rglob("*.py")) if len(f.read_text().splitlines()) > 1]
+            victim = rng.choice(sources)
+            lines = victim.read_text().splitlines()
+            del lines[rng.randrange(1, len(lines))]
+            victim.write_text("\n".join(lines) + "\n")
+            real_load = api.load
+            seen = []
+
+            def spy(*args, **kwargs):
+                loaded = real_load(*args, **kwargs)
+                seen.append(isinstance(loaded.program.facts, LazyFacts)
+                            and bool(loaded.program.facts._pending))
+                return loaded
+            api.load = spy
+            try:
+                warm = to_dict(api.check([str(pkg)], modes=modes, cache_dir=cache, jobs=1))
+            finally:
+                api.load = real_load
+            lazy_seen += any(seen)
+            assert warm == to_dict(api.check([str(pkg)], modes=modes, jobs=1)), (seed, victim)
+    assert lazy_seen >= 16, "unchanged modules were not taken from their summaries"

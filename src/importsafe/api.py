@@ -10,15 +10,15 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .cache import FactsCache
-from .resultcache import (Traces, fingerprints, hint_holds, mask_of, names_table, prefix,
-                          reusable)
+from .resultcache import (Traces, fingerprints, hint_holds, index_key, mask_of, names_table,
+                          prefix, reusable)
 from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
 from .parallel import map_slices, no_cyclic_gc
 from .shard import take_shard
 from .static.discover import ModuleInfo
-from .static.events import FileProblem, ModuleFacts
+from .static.events import FileProblem, LazyFacts, ModuleFacts, summary, summary_items
 from .static.facts import facts_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
@@ -69,15 +69,26 @@ def _read_chunk(items):
 
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
-               bodies: bool = True, cache: FactsCache | None = None) -> dict[str, ModuleFacts]:
+               bodies: bool = True, cache: FactsCache | None = None,
+               into: LazyFacts | None = None) -> dict[str, ModuleFacts]:
     """Parse every source module; in parallel processes when there are many. Without
-    `bodies`, function bodies are left as stubs for the simulator to load when called."""
+    `bodies`, function bodies are left as stubs for the simulator to load when called.
+    With `into`, a module the cache has a summary of comes back as that summary, and `into`
+    holds it as pending (LazyFacts); the caller adds the others."""
     todo = [i for i in infos if i.kind in ("module", "package")]
     found: dict[str, ModuleFacts] = {}
     if cache is not None and cache.known:
-        # files the run cache knows unchanged are only unpickled from the facts cache, and
+        # files the run cache knows unchanged: their summaries when it has them (`into`
+        # loads the rest of their facts on first read), else unpickled from the facts cache,
         # here: sending them back from a worker costs more than loading them (torch: 0.22 s
         # in one process against 0.45 s on two); the others are parsed as usual
+        if into is not None and not bodies:
+            for i in todo:
+                found_summary = cache.summaries.get(i.path)
+                if found_summary is not None and found_summary.name == i.name:
+                    into.add_summary(i.name, found_summary)
+                    found[i.name] = found_summary
+            todo = [i for i in todo if i.name not in found]
         known = [i for i in todo if i.path in cache.known]
         found.update((f.name, f) for f in _read_chunk((known, target_version, bodies, cache)))
         todo = [i for i in todo if i.path not in cache.known]
@@ -107,7 +118,9 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     analysed = analysed_by_root(targets, roots)
     problems: list = []
     index: dict[str, ModuleInfo] = {}
-    facts: dict[str, ModuleFacts] = {}
+    facts: dict[str, ModuleFacts] = LazyFacts(lambda name: read_facts(
+        index[name], target_version, bodies=False, cache=cache)) \
+        if cache is not None and cache.summaries else {}
     pending = list(dict.fromkeys((t.root, t.top) for t in targets))
     scanned: set[str] = set()
     while pending:
@@ -119,11 +132,14 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             for info in scan(root, top, problems, mapped.get(top), watch):
                 index.setdefault(info.name, info)
                 new.append(info)
-        fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache)
-        facts.update(fresh)
+        lazy = facts if isinstance(facts, LazyFacts) else None
+        fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache, into=lazy)
+        for name, f in fresh.items():
+            if name not in facts:
+                facts[name] = f
         pending = []
-        for name in fresh:
-            for imported in facts[name].imports:
+        for f in fresh.values():
+            for imported in f.imports:
                 top = imported.partition(".")[0]
                 if top not in scanned:
                     root = mapped.get(top) or find_top(roots, top)
@@ -162,13 +178,14 @@ class Loaded:
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
          memo: bool = True, cache_dir: str | None = None,
-         known: dict[str, str] | None = None) -> Loaded:
+         known: dict[str, str] | None = None,
+         summaries: dict[str, ModuleFacts] | None = None) -> Loaded:
     """Discover and parse (facts cached in `cache_dir` when given; `known`: path -> digest
     of files unchanged since, see FactsCache); raises InputError when nothing can be
     analysed."""
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
-    cache = FactsCache(cache_dir, known) if cache_dir else None
+    cache = FactsCache(cache_dir, known, summaries) if cache_dir else None
     watch: list[str] = []
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
@@ -206,16 +223,18 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
             return found
     previous = runs.previous() if runs is not None else None
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
-                  previous.digests if previous is not None else None)
+                  previous.digests if previous is not None else None,
+                  previous.summaries if previous is not None else None)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
     known: dict = {}  # (entry, mode) -> (result, the modules it created: a bit mask)
-    now = fingerprints(program) if cache_dir else None
     run_prefix = prefix(target_version)
     traces = previous.traces if previous is not None else None
     if traces is not None and traces.prefix != run_prefix:
         traces = None
+    map_key = index_key(program) if cache_dir else None
+    now = fingerprints(program, traces, map_key) if cache_dir else None
     bit = {n: i for i, n in enumerate(names_table(traces, program))} if cache_dir else None
     if traces is not None:
         valid = reusable(traces, now, run_prefix) & set(todo)
@@ -248,8 +267,10 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     report = Report(results, diagnostics, "static", loaded.roots)
     if runs is not None:
         runs.put(report, loaded.watched,
-                 Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo}),
-                 {f.path: f.digest for f in program.facts.values() if f.digest})
+                 Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo},
+                        map_key, {n: f.digest for n, f in summary_items(program.facts)}),
+                 {f.path: (f.digest, summary(f)) for _, f in summary_items(program.facts)
+                  if f.digest})
     return report
 
 

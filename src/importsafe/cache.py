@@ -34,11 +34,14 @@ def extractor_fingerprint() -> str:
 class FactsCache:
     """A directory of pickled ModuleFacts; a plain value, so worker processes can use it.
     `known`: path -> source digest of files the run cache saw unchanged since that digest
-    was taken (runcache.py), which are then not read at all."""
+    was taken (runcache.py), which are then not read at all; `summaries`: their summaries,
+    so that their facts are loaded only when a simulation reads them."""
 
-    def __init__(self, directory: str, known: dict[str, str] | None = None):
+    def __init__(self, directory: str, known: dict[str, str] | None = None,
+                 summaries: dict[str, ModuleFacts] | None = None):
         self.directory = directory
         self.known = known or {}
+        self.summaries = summaries or {}  # path -> summary of `known` files (LazyFacts)
 
     def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool) -> str:
         """`digest`: the source's sha256 (hex)."""

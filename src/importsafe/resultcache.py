@@ -21,10 +21,11 @@ only those few.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .static.events import summary_items
 from .static.state import Program
 
 
@@ -43,10 +44,12 @@ def prefix(target_version) -> str:
     return repr((simulator_fingerprint(), tuple(target_version)))
 
 
-def _edges(program: Program, name: str, children: dict) -> tuple[list[str], list[str]]:
+def _edges(program: Program, name: str, children: dict, facts: dict | None = None
+           ) -> tuple[list[str], list[str]]:
     """(modules `name` can look up and run next, markers of named modules that are
-    absent/external)."""
-    index, facts = program.index, program.facts
+    absent/external). `facts`: name -> facts or summary (default: the program's)."""
+    index = program.index
+    facts = facts if facts is not None else program.facts
     out, markers = [], []
     parent = name.rpartition(".")[0]
     if parent:
@@ -72,17 +75,35 @@ def _edges(program: Program, name: str, children: dict) -> tuple[list[str], list
     return out, markers
 
 
-def fingerprints(program: Program) -> dict[str, str]:
-    """Every analysed module's fingerprint: what a simulation that creates it depends on."""
+def index_key(program: Program) -> str:
+    """The module map's identity: names, kinds and paths."""
+    return hashlib.sha1(repr(sorted((n, i.kind, i.path) for n, i in program.index.items()))
+                        .encode()).hexdigest()
+
+
+def fingerprints(program: Program, previous: Traces | None = None,
+                 key: str | None = None) -> dict[str, str]:
+    """Every analysed module's fingerprint: what a simulation that creates it depends on.
+    A module's fingerprint is a function of its digest and of the module map (`key`): when
+    the map is the `previous` run's, modules whose digest is too keep their fingerprint."""
     names = sorted(program.index)
+    summaries = dict(summary_items(program.facts))  # loads nothing (LazyFacts)
+    out = {}
+    if previous is not None and key is not None and previous.index_key == key:
+        for n in names:
+            f = summaries.get(n)
+            if f is not None and f.digest and previous.digests.get(n) == f.digest \
+                    and n in previous.fingerprints:
+                out[n] = previous.fingerprints[n]
     children: dict[str, list[str]] = {}
     for n in names:
         if "." in n:
             children.setdefault(n.rpartition(".")[0], []).append(n)
-    out = {}
     for n in names:
-        info, f = program.index[n], program.facts.get(n)
-        edges, markers = _edges(program, n, children)
+        if n in out:
+            continue
+        info, f = program.index[n], summaries.get(n)
+        edges, markers = _edges(program, n, children, summaries)
         # the path too: a result's chain names files (and a copy of a tree elsewhere must
         # not reuse it)
         out[n] = hashlib.sha1(repr((n, info.kind, info.path, f.digest if f is not None else "",
@@ -117,6 +138,8 @@ class Traces:
     names: tuple[str, ...]
     fingerprints: dict[str, str]
     masks: dict[tuple[str, str], int]  # (entry, mode) -> mask
+    index_key: str = ""  # of the module map the fingerprints were taken with
+    digests: dict = field(default_factory=dict)  # module -> source digest then
 
 
 def names_table(previous: Traces | None, program: Program) -> tuple[str, ...]:

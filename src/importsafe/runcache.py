@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 3
+FORMAT = 4
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
@@ -96,7 +96,8 @@ class Previous:
 
     report: object
     traces: object
-    digests: dict
+    digests: dict  # path -> source digest
+    summaries: dict  # path -> the summary of its facts (events.summary)
 
 
 class RunCache:
@@ -111,6 +112,7 @@ class RunCache:
         self.file = os.path.join(directory, "runs", name[:2], name[2:] + ".pickle")
         self.started = time.time_ns()
         self.tried = False
+        self.seen: dict[str, tuple | None] = {}  # signatures taken by get(), for previous()
 
     def get(self):
         """The stored report when every path it read is unchanged, else None."""
@@ -118,8 +120,10 @@ class RunCache:
         try:
             with open(self.file, "rb") as f:
                 paths, signatures = pickle.load(f)
+                seen = self.seen
                 for path, sig in zip(paths, signatures):
-                    if signature(path) != sig:
+                    now = seen[path] = signature(path)
+                    if now != sig:
                         return None
                 return pickle.load(f)  # the report, after the paths it depends on
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
@@ -135,12 +139,14 @@ class RunCache:
                 traces, digests = pickle.load(f)
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: nothing to reuse
             return None
-        unchanged = {path: digest for path, (sig, digest) in digests.items()
-                     if signature(path) == sig}
-        return Previous(report, traces, unchanged)
+        seen = self.seen
+        unchanged = {path: found for path, (sig, *found) in digests.items()
+                     if (seen[path] if path in seen else signature(path)) == sig}
+        return Previous(report, traces, {path: d for path, (d, _) in unchanged.items()},
+                        {path: f for path, (_, f) in unchanged.items()})
 
     def put(self, report, paths, traces, digests: dict) -> None:
-        """Store the run. A path that changed less than RACY_NS before the run started (or
+        """Store the run (`digests`: path -> (source digest, summary of its facts)). A path that changed less than RACY_NS before the run started (or
         while it ran) gets no signature: the report is then not reused while it is that
         young (a same-size rewrite within the file system's timestamp granularity would look
         unchanged), nor is its digest; the results may be, since their traces hold the
@@ -152,7 +158,7 @@ class RunCache:
             sigs[path] = YOUNG if sig is not None and (sig[0] >= limit or sig[1] >= limit) \
                 else sig
         paths = sorted(sigs)
-        known = {path: (sigs[path], digest) for path, digest in digests.items()
+        known = {path: (sigs[path], *found) for path, found in digests.items()
                  if sigs[path] is not YOUNG and sigs[path] is not None}
         import tempfile
         try:

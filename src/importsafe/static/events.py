@@ -6,7 +6,7 @@ are kept apart (`FunctionFacts`) and replayed only when the module calls them at
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..model import pickled_by_constructor
 
@@ -244,6 +244,60 @@ def bound_names(events) -> set[str]:
                 stack.extend(h.body)
     return names
 
+
+
+def summary(facts: ModuleFacts) -> ModuleFacts:
+    """The facts without their events and bindings: what every stage but the simulator reads
+    (imports, digest, problem, registers_modules, ...), small enough to keep with a run."""
+    if not facts.body and not facts.bindings:
+        return facts  # a summary already (a module that read nothing more than that)
+    return replace(facts, body=(), bindings=())
+
+
+class LazyFacts(dict):
+    """Module name -> ModuleFacts, where a module known by its summary only is loaded
+    (`load(name)`) when first read: a run that simulates a few imports of a large unchanged
+    package loads the facts of the modules those imports run, not of every module.
+    `summary_items` gives every module's summary without loading anything; any other read
+    (indexing, get, values, items, iteration by dict(), ...) gives full facts."""
+
+    def __init__(self, load):
+        super().__init__()
+        self._load = load
+        self._pending: set[str] = set()
+
+    def add_summary(self, name: str, facts: ModuleFacts) -> None:
+        dict.__setitem__(self, name, facts)
+        self._pending.add(name)
+
+    def _full(self, name: str) -> ModuleFacts:
+        full = self._load(name)
+        dict.__setitem__(self, name, full)
+        self._pending.discard(name)
+        return full
+
+    def __getitem__(self, name: str) -> ModuleFacts:
+        return self._full(name) if name in self._pending else dict.__getitem__(self, name)
+
+    def get(self, name, default=None):
+        return self._full(name) if name in self._pending else dict.get(self, name, default)
+
+    def __iter__(self):  # not dict's: dict(this) must go through __getitem__
+        return iter(list(dict.keys(self)))
+
+    def values(self):
+        return [self[name] for name in list(dict.keys(self))]
+
+    def items(self):
+        return [(name, self[name]) for name in list(dict.keys(self))]
+
+    def copy(self):
+        return dict(self.items())
+
+
+def summary_items(facts: dict) -> list:
+    """(name, facts or summary) of every module, loading nothing."""
+    return list(dict.items(facts))
 
 # facts travel between processes and through the facts cache: tens of thousands of objects
 pickled_by_constructor(Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .discover import ModuleInfo
-from .events import Def, FunctionFacts, ModuleFacts, walk
+from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 REGISTRY = "\0registry"  # the `module` of logged writes to ImportState.registry
@@ -131,7 +131,8 @@ class Program:
         self.facts = facts
         self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
         self.tops = frozenset(name.partition(".")[0] for name in index)
-        self.registrars = tuple(sorted(n for n, f in facts.items() if f.registers_modules))
+        self.registrars = tuple(sorted(n for n, f in summary_items(facts)
+                                       if f.registers_modules))
         self.memo: dict[str, object] | None = {} if memo else None
         self.hits = self.misses = 0
         self.load_bodies = load_bodies  # module -> facts with every function body
