@@ -8,9 +8,16 @@ process, interleaved round by round:
 - `ast.parse` (CPython's C parser; the floor of the static benchmark),
 - tree-sitter-python's parse (`pip install tree-sitter tree-sitter-python`), parse only: no
   walk, no facts, so the best case for a tree-sitter extractor,
+- tree-sitter imports: the parse plus a query (run in C) for every import statement and the
+  text of each: a lower bound for finding the imports alone,
+- tree-sitter walk: the parse plus a visit, from Python with a TreeCursor, of every node the
+  extractor must see (all but function bodies, which importsafe defers), building nothing:
+  a lower bound for any Python extractor on tree-sitter,
+- ast walk: the same visit over `ast.parse`'s tree, for comparison,
 - importsafe's fact extraction as `check` runs it (ast.parse + facts, bodies deferred).
 Prints medians and the ratios to `ast.parse`. A tree-sitter extractor can only win if its bare
-parse beats `ast.parse` by more than the cost of walking its tree from Python.
+parse beats `ast.parse` by more than the cost of walking its tree from Python: when "tree-sitter
+walk" alone costs more than "importsafe facts", it cannot.
 """
 from __future__ import annotations
 
@@ -46,6 +53,52 @@ def tree_sitter_parser():
     return Parser(Language(tree_sitter_python.language()))
 
 
+def tree_sitter_tools(parser) -> dict:
+    """The two tree-sitter lower bounds (see the module docstring)."""
+    import tree_sitter_python
+    from tree_sitter import Language, Query, QueryCursor
+    query = Query(Language(tree_sitter_python.language()),
+                  "(import_statement) @i (import_from_statement) @i")
+
+    def imports(path, data):
+        tree = parser.parse(data)
+        for nodes in QueryCursor(query).captures(tree.root_node).values():
+            for node in nodes:
+                data[node.start_byte:node.end_byte]
+
+    def walk(path, data):
+        cursor = parser.parse(data).walk()
+        seen = 0
+        while True:
+            seen += 1
+            # into the children, but not into a function's body
+            if cursor.node.type != "block" or cursor.node.parent.type != "function_definition":
+                if cursor.goto_first_child():
+                    continue
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    return seen
+    return {"tree-sitter imports": imports, "tree-sitter walk": walk}
+
+
+def ast_walk(path, data):
+    """Every node of ast.parse's tree but those in function bodies (the same visit as
+    tree-sitter walk)."""
+    try:
+        stack = [ast.parse(data)]
+    except (SyntaxError, ValueError):
+        return
+    seen = 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(node.decorator_list)
+            stack.append(node.args)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
 def timed(fn, files) -> float:
     gc.collect()
     start = time.perf_counter()
@@ -69,11 +122,12 @@ def main(argv=None) -> int:
         except (SyntaxError, ValueError):
             pass
 
-    tools = {"ast.parse": ast_parse,
+    tools = {"ast.parse": ast_parse, "ast walk": ast_walk,
              "importsafe facts": lambda path, data: facts_from_source(
                  data, "m", path, os.path.basename(path) == "__init__.py", bodies=False)}
     if ts is not None:
         tools["tree-sitter parse"] = lambda path, data: ts.parse(data)
+        tools.update(tree_sitter_tools(ts))
     for name in ns.packages.split(","):
         files = sources(package_dir(name))
         times: dict[str, list[float]] = {t: [] for t in tools}
@@ -85,7 +139,7 @@ def main(argv=None) -> int:
         print(f"{name}: {len(files)} files")
         for tool, ts_ in times.items():
             med = statistics.median(ts_)
-            print(f"  {tool:18s} median {med:7.2f} s  min {min(ts_):7.2f} s  "
+            print(f"  {tool:19s} median {med:7.2f} s  min {min(ts_):7.2f} s  "
                   f"{med / floor:5.2f}x ast.parse")
         if ts is None:
             print("  tree-sitter not installed: pip install tree-sitter tree-sitter-python")
