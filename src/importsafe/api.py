@@ -22,7 +22,7 @@ from .static.events import FileProblem, LazyFacts, ModuleFacts, summary, summary
 from .static.facts import facts_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
-from .static.simulate import simulate, simulate_modules, simulate_pairs
+from .static.simulate import simulate_modules, simulate_pairs
 from .static.state import Program
 
 if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs

@@ -101,8 +101,8 @@ class Previous:
 
 
 class RunCache:
-    """One stored run per argument set, in DIR/runs/: a file holding two pickles, the paths
-    with their signatures, then (report, results by key, path -> (signature, digest)).
+    """One stored run per argument set, in DIR/runs/: a file holding three pickles: the
+    paths with their signatures; the report; (traces, path -> (signature, digest, summary)).
     Replaced by every run, so the cache does not grow with edits."""
 
     def __init__(self, directory: str, arguments: tuple):
