@@ -427,3 +427,23 @@ def test_run_has_the_formats_and_the_same_waivers(tmp_path):
     proc = invoke("run", "pkg", "--skip", "pkg.c", "--format", "sarif", cwd=tmp_path)
     assert proc.exit_code == 0, proc.output
     validate_sarif(json.loads(proc.stdout))
+
+
+def test_json_report_has_one_record_per_line_and_splits_only_at_records():
+    """The JSON report encodes each list in one call and splits it at record boundaries:
+    a string holding what looks like a boundary, one record, no record: all round-trip."""
+    import json as _json
+    from importsafe.model import Diagnostic, ErrorInfo, Frame, Report, Result
+    from importsafe.report import json as json_report
+    tricky = 'b}, {"entry": "c'
+    report = Report((Result("a", "normal", "ok"),
+                     Result(tricky, "bare", "error", ErrorInfo(
+                         "ImportError", "m", tricky, tricky, (Frame("a", "a.py", 1),)))),
+                    (Diagnostic("IS101", "x", "error", "a.py", 1, tricky),))
+    text = json_report.render(report)
+    assert _json.loads(text) == json_report.to_dict(report)
+    lines = text.splitlines()
+    assert [_json.loads(line.strip().rstrip(","))["entry"] for line in lines[4:6]] == ["a", tricky]
+    single = Report((Result("a", "normal", "ok"),))
+    assert _json.loads(json_report.render(single)) == json_report.to_dict(single)
+    assert _json.loads(json_report.render(Report(()))) == json_report.to_dict(Report(()))

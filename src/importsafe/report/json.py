@@ -67,9 +67,24 @@ def render(report: Report, base: str | None = None) -> str:
     lines = ["{"]
     for key, value in doc.items():
         if isinstance(value, list):
-            items = ",\n".join("    " + dumps(item) for item in value)
+            items = ",\n".join("    " + line for line in _records(value, dumps))
             lines.append(f"  {dumps(key)}: [\n{items}\n  ]," if value else f"  {dumps(key)}: [],")
         else:
             lines.append(f"  {dumps(key)}: {dumps(value)},")
     lines[-1] = lines[-1][:-1]
     return "\n".join(lines) + "\n}\n"
+
+
+def _records(items: list[dict], dumps) -> list[str]:
+    """Each dict of `items` encoded, by one encoder call for the whole list: records share
+    their first key, and `}, {"key": ` cannot occur inside an encoded string (its quotes are
+    escaped), so the boundaries are exactly those; else one call per record."""
+    first = next(iter(items[0]), None) if items else None
+    if first is not None and all(next(iter(item), None) == first for item in items):
+        head = "{" + dumps(first) + ": "
+        parts = dumps(items)[1:-1].split("}, " + head)
+        if len(parts) == len(items):  # each split took one record's "}" and the next's head
+            last = len(parts) - 1
+            return [(head if i else "") + part + ("}" if i < last else "")
+                    for i, part in enumerate(parts)]
+    return [dumps(item) for item in items]
