@@ -244,11 +244,26 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
                 known[(r.entry, r.mode)] = (r, mask)
     missing = [pair for pair in todo if pair not in known]
     reused = {e: found for (e, m), found in known.items() if m == "normal"}
+    # top-level packages whose normal first import failed last time: every normal entry below
+    # likely takes that result again, so it may be the only simulation this run makes, and
+    # recording it for the memo would be wasted (results are the same without the memo)
+    alone = {r.entry for r in previous.report.results
+             if r.mode == "normal" and "." not in r.entry and r.outcome != "ok"} \
+        if traces is not None else set()
 
     def work(part):
+        seeds = dict(reused)
+        memo = program.memo
+        program.memo = None
+        try:
+            for entry, mode in part:
+                if mode == "normal" and entry in alone:
+                    seeds[entry] = simulate_modules(entry, mode, program)
+        finally:
+            program.memo = memo
         masks: dict[int, int] = {}  # id of a modules set -> its mask (derived results share)
         out = []
-        for result, made in simulate_pairs(part, program, simulate_modules, reused):
+        for result, made in simulate_pairs(part, program, simulate_modules, seeds):
             if bit is not None and not isinstance(made, int):
                 mask = masks.get(id(made))
                 if mask is None:

@@ -658,7 +658,7 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
     for entry, mode in pairs:
         found = None
         if mode == "normal":
-            found = _failed_ancestor(entry, program, normal, sim)
+            found = normal.get(entry) or _failed_ancestor(entry, program, normal, sim)
         elif mode == "bare" and "." not in entry and entry in normal:
             # a top-level module has no ancestors to leave out: its bare run is its normal one
             result, modules = normal[entry]
