@@ -5,7 +5,7 @@ import hashlib
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -107,12 +107,14 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
                        cache: FactsCache | None = None, mapped: dict[str, str] | None = None,
-                       watch: list | None = None):
+                       watch: list | None = None, scans: dict | None = None):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
     package of the source roots that their imports name, until nothing new is reached.
     Function bodies are stubs here: the few called at import time are loaded on demand.
     `mapped`: top-level packages in directories of their own (setuptools package-dir).
-    `watch` receives every directory whose listing decided something (runcache.py)."""
+    `watch` receives every directory whose listing decided something (runcache.py).
+    `scans`: (root, top, base) -> (modules, problems, directories) of earlier scans, reused
+    while none of those directories changed (Scans); the ones made here are added."""
     mapped = dict(mapped or {})
     mapped.update((t.top, t.base) for t in targets if t.base is not None)
     analysed = analysed_by_root(targets, roots)
@@ -129,7 +131,19 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             if top in scanned:
                 continue
             scanned.add(top)
-            for info in scan(root, top, problems, mapped.get(top), watch):
+            found = scans.get((root, top, mapped.get(top))) if scans is not None else None
+            if found is None:
+                seen: list[str] = [root]  # the root's listing decides where `top` is
+                scan_problems: list = []
+                infos = scan(root, top, scan_problems, mapped.get(top), seen)
+                found = (tuple(infos), tuple(scan_problems), tuple(seen))
+                if scans is not None:
+                    scans[(root, top, mapped.get(top))] = found
+            infos, found_problems, dirs = found
+            problems.extend(found_problems)
+            if watch is not None:
+                watch.extend(dirs)
+            for info in infos:
                 index.setdefault(info.name, info)
                 new.append(info)
         lazy = facts if isinstance(facts, LazyFacts) else None
@@ -173,13 +187,15 @@ class Loaded:
     # every path whose state decided this load: files, walked directories, source roots,
     # project files (runcache.py)
     watched: tuple[str, ...] = ()
+    scans: dict = field(default_factory=dict)  # see discover_and_parse
 
 
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
          memo: bool = True, cache_dir: str | None = None,
          known: dict[str, str] | None = None,
-         summaries: dict[str, ModuleFacts] | None = None) -> Loaded:
+         summaries: dict[str, ModuleFacts] | None = None,
+         scans: dict | None = None) -> Loaded:
     """Discover and parse (facts cached in `cache_dir` when given; `known`: path -> digest
     of files unchanged since, see FactsCache); raises InputError when nothing can be
     analysed."""
@@ -189,7 +205,7 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
     watch: list[str] = []
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
-                                                    cache, mapped, watch)
+                                                    cache, mapped, watch, scans)
     entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
                            and is_entry(n, targets, i.kind == "package")
                            and not n.endswith("__main__")))
@@ -200,7 +216,8 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
     watch.extend(roots)
     watch.extend(ancestors_project_files(paths))
     watch.extend(info.path for info in index.values())
-    return Loaded(program, entries, tuple(roots), tuple(problems), tuple(watch))
+    return Loaded(program, entries, tuple(roots), tuple(problems), tuple(watch),
+                  scans if scans is not None else {})
 
 
 def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
@@ -224,7 +241,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     previous = runs.previous() if runs is not None else None
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
                   previous.digests if previous is not None else None,
-                  previous.summaries if previous is not None else None)
+                  previous.summaries if previous is not None else None,
+                  (previous.scans if previous is not None else {}) if cache_dir else None)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
@@ -281,7 +299,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
                                    key=lambda d: (d.file, d.line, d.code, d.message)))
     report = Report(results, diagnostics, "static", loaded.roots)
     if runs is not None:
-        runs.put(report, loaded.watched,
+        runs.put(report, loaded.watched, loaded.scans,
                  Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo},
                         map_key, {n: f.digest for n, f in summary_items(program.facts)}),
                  {f.path: (f.digest, summary(f)) for _, f in summary_items(program.facts)

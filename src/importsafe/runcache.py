@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 4
+FORMAT = 5
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
@@ -98,6 +98,7 @@ class Previous:
     traces: object
     digests: dict  # path -> source digest
     summaries: dict  # path -> the summary of its facts (events.summary)
+    scans: dict  # (root, top, base) -> (modules, problems, directories), still unchanged
 
 
 class RunCache:
@@ -134,18 +135,27 @@ class RunCache:
         recorded with them."""
         try:
             with open(self.file, "rb") as f:
-                pickle.load(f)
+                paths, signatures = pickle.load(f)
                 report = pickle.load(f)
-                traces, digests = pickle.load(f)
+                traces, digests, scans = pickle.load(f)
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: nothing to reuse
             return None
         seen = self.seen
-        unchanged = {path: found for path, (sig, *found) in digests.items()
-                     if (seen[path] if path in seen else signature(path)) == sig}
-        return Previous(report, traces, {path: d for path, (d, _) in unchanged.items()},
-                        {path: f for path, (_, f) in unchanged.items()})
+        recorded = dict(zip(paths, signatures))
 
-    def put(self, report, paths, traces, digests: dict) -> None:
+        def unchanged(path):
+            sig = recorded.get(path, YOUNG)
+            return sig is not YOUNG and sig is not None and \
+                sig == (seen[path] if path in seen else signature(path))
+        # a directory scan holds while none of the directories it listed changed (scans are
+        # recorded with the directories in the manifest, so their signatures are there)
+        scans = {key: found for key, found in scans.items() if all(map(unchanged, found[2]))}
+        kept = {path: found for path, (sig, *found) in digests.items()
+                if (seen[path] if path in seen else signature(path)) == sig}
+        return Previous(report, traces, {path: d for path, (d, _) in kept.items()},
+                        {path: f for path, (_, f) in kept.items()}, scans)
+
+    def put(self, report, paths, scans: dict, traces, digests: dict) -> None:
         """Store the run (`digests`: path -> (source digest, summary of its facts)). A path that changed less than RACY_NS before the run started (or
         while it ran) gets no signature: the report is then not reused while it is that
         young (a same-size rewrite within the file system's timestamp granularity would look
@@ -169,7 +179,7 @@ class RunCache:
                 pickle.dump((tuple(paths), tuple(sigs[p] for p in paths)), out,
                             pickle.HIGHEST_PROTOCOL)
                 pickle.dump(report, out, pickle.HIGHEST_PROTOCOL)
-                pickle.dump((traces, known), out, pickle.HIGHEST_PROTOCOL)
+                pickle.dump((traces, known, scans), out, pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.file)  # readers never see half a run
         except OSError:
             return  # a read-only or full disk only costs speed
