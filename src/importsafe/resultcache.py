@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .static.events import summary_items
+from .static.simulate import defined_at
 from .static.state import Program
 
 
@@ -112,22 +113,17 @@ def fingerprints(program: Program, previous: Traces | None = None,
 
 
 def hint_holds(result, program: Program, mask: int, bit: dict[str, int]) -> bool:
-    """Does a stored error's `defined_at` still hold? Simulator.error takes it from the
-    module's own facts (fingerprinted, when the run created that module), else from the
-    existence of a submodule of that name, which no fingerprint covers (a package's
-    children would change the fingerprint of every run through the package)."""
+    """Does a stored error's `defined_at` still hold? It comes from the module's own facts
+    (fingerprinted, when the run created that module), else from the existence of a
+    submodule of that name, which no fingerprint covers (a package's children would change
+    the fingerprint of every run through the package)."""
     e = result.error
     if e is None or not e.module or not e.name:
         return True
     i = bit.get(e.module)
-    f = program.facts.get(e.module)
-    if f is not None and (i is None or not mask >> i & 1):
+    if e.module in program.facts and (i is None or not mask >> i & 1):
         return False  # facts the run did not create: not covered, simulate again
-    line = f.binding_line(e.name) if f is not None else None
-    if line is not None:
-        return e.defined_at == (f.path, line)
-    sub = program.index.get(f"{e.module}.{e.name}")
-    return e.defined_at == ((sub.path, 1) if sub is not None else None)
+    return e.defined_at == defined_at(program, e.module, e.name)
 
 
 @dataclass(frozen=True)

@@ -224,14 +224,7 @@ class Simulator(LazyImports, ImportState):
         return tuple(Frame(st.name, st.info.path, st.line) for st in self.stack)
 
     def error(self, exc, module, name, message) -> SimError:
-        defined = None
-        if module and name:
-            facts = self.facts.get(module)
-            line = facts.binding_line(name) if facts else None
-            if line is not None:
-                defined = (facts.path, line)
-            elif f"{module}.{name}" in self.index:
-                defined = (self.index[f"{module}.{name}"].path, 1)
+        defined = defined_at(self.program, module, name) if module and name else None
         return SimError(exc, module, name, message, self.chain(), defined)
 
     def attr_error(self, st: ModState, attr: str) -> SimError:
@@ -628,6 +621,17 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
 
 
 TOO_DEEP = "import chain too deep to replay"
+
+
+def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:
+    """Where `name` is (or would be) bound in `module`: its first binding in the module's
+    facts, else the submodule of that name (an error's hint)."""
+    facts = program.facts.get(module)
+    line = facts.binding_line(name) if facts else None
+    if line is not None:
+        return facts.path, line
+    sub = program.index.get(f"{module}.{name}")
+    return (sub.path, 1) if sub is not None else None
 
 
 def simulate_modules(entry: str, mode: str, program: Program) -> tuple[Result, frozenset]:
