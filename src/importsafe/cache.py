@@ -11,11 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .runcache import default_dir  # noqa: F401 - re-exported
+from .runcache import write_pickles
 from .static.events import ModuleFacts
 
 _EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py")
@@ -60,17 +59,4 @@ class FactsCache:
         return found if isinstance(found, ModuleFacts) else None
 
     def put(self, key: str, facts: ModuleFacts) -> None:
-        write_pickle(self._file(key), facts)
-
-
-def write_pickle(target: str, value) -> None:
-    """Write to a temporary file beside `target`, then rename: readers never see half an
-    entry. A read-only or full disk only costs speed."""
-    try:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, target)
-    except OSError:
-        return
+        write_pickles(self._file(key), facts)

@@ -170,16 +170,21 @@ class RunCache:
         paths = sorted(sigs)
         known = {path: (sigs[path], *found) for path, found in digests.items()
                  if sigs[path] is not YOUNG and sigs[path] is not None}
-        import tempfile
-        try:
-            os.makedirs(os.path.dirname(self.file), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.file), suffix=".tmp")
-            with os.fdopen(fd, "wb") as out:
-                # three pickles: a warm run reads the first two only
-                pickle.dump((tuple(paths), tuple(sigs[p] for p in paths)), out,
-                            pickle.HIGHEST_PROTOCOL)
-                pickle.dump(report, out, pickle.HIGHEST_PROTOCOL)
-                pickle.dump((traces, known, scans), out, pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.file)  # readers never see half a run
-        except OSError:
-            return  # a read-only or full disk only costs speed
+        # three pickles: a warm run reads the first two only
+        write_pickles(self.file, (tuple(paths), tuple(sigs[p] for p in paths)), report,
+                      (traces, known, scans))
+
+
+def write_pickles(target: str, *values) -> None:
+    """Pickle `values` one after the other into a temporary file beside `target`, then
+    rename: readers never see half an entry. A read-only or full disk only costs speed."""
+    import tempfile
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            for value in values:
+                pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, target)
+    except OSError:
+        return
