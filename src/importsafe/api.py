@@ -35,10 +35,10 @@ RECURSION_LIMIT = 20000
 
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
                cache: FactsCache | None = None) -> ModuleFacts:
-    known = cache.known.get(info.path) if cache is not None else None
+    known = cache.summaries.get(info.path) if cache is not None else None
     if known is not None:  # unchanged since its digest was taken: not even read
-        facts = cache.get(cache.key(known, info.name, info.path, info.kind, target_version,
-                                    bodies))
+        facts = cache.get(cache.key(known.digest, info.name, info.path, info.kind,
+                                    target_version, bodies))
         if facts is not None:
             return facts
     try:
@@ -77,21 +77,16 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
     holds it as pending (LazyFacts); the caller adds the others."""
     todo = [i for i in infos if i.kind in ("module", "package")]
     found: dict[str, ModuleFacts] = {}
-    if cache is not None and cache.known:
-        # files the run cache knows unchanged: their summaries when it has them (`into`
-        # loads the rest of their facts on first read), else unpickled from the facts cache,
-        # here: sending them back from a worker costs more than loading them (torch: 0.22 s
-        # in one process against 0.45 s on two); the others are parsed as usual
-        if into is not None and not bodies:
-            for i in todo:
-                found_summary = cache.summaries.get(i.path)
-                if found_summary is not None and found_summary.name == i.name:
-                    into.add_summary(i.name, found_summary)
-                    found[i.name] = found_summary
-            todo = [i for i in todo if i.name not in found]
-        known = [i for i in todo if i.path in cache.known]
-        found.update((f.name, f) for f in _read_chunk((known, target_version, bodies, cache)))
-        todo = [i for i in todo if i.path not in cache.known]
+    if into is not None and not bodies and cache is not None:
+        # files the run cache knows unchanged come back as their summaries, pending in
+        # `into` (LazyFacts loads the rest of their facts on first read); the others are
+        # parsed as usual
+        for i in todo:
+            found_summary = cache.summaries.get(i.path)
+            if found_summary is not None and found_summary.name == i.name:
+                into.add_summary(i.name, found_summary)
+                found[i.name] = found_summary
+        todo = [i for i in todo if i.name not in found]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
         found.update((f.name, f) for f in _read_chunk((todo, target_version, bodies, cache)))
@@ -193,15 +188,14 @@ class Loaded:
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
          memo: bool = True, cache_dir: str | None = None,
-         known: dict[str, str] | None = None,
          summaries: dict[str, ModuleFacts] | None = None,
          scans: dict | None = None) -> Loaded:
-    """Discover and parse (facts cached in `cache_dir` when given; `known`: path -> digest
-    of files unchanged since, see FactsCache); raises InputError when nothing can be
-    analysed."""
+    """Discover and parse (facts cached in `cache_dir` when given; `summaries` of files
+    unchanged since, see FactsCache; `scans` see discover_and_parse); raises InputError when
+    nothing can be analysed."""
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
-    cache = FactsCache(cache_dir, known, summaries) if cache_dir else None
+    cache = FactsCache(cache_dir, summaries) if cache_dir else None
     watch: list[str] = []
     with no_cyclic_gc():
         index, facts, problems = discover_and_parse(targets, roots, target_version, workers,
@@ -240,7 +234,6 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
             return found
     previous = runs.previous() if runs is not None else None
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
-                  previous.digests if previous is not None else None,
                   previous.summaries if previous is not None else None,
                   (previous.scans if previous is not None else {}) if cache_dir else None)
     workers = jobs or os.cpu_count() or 1
@@ -302,8 +295,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
         runs.put(report, loaded.watched, loaded.scans,
                  Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo},
                         map_key, {n: f.digest for n, f in summary_items(program.facts)}),
-                 {f.path: (f.digest, summary(f)) for _, f in summary_items(program.facts)
-                  if f.digest})
+                 {f.path: summary(f) for _, f in summary_items(program.facts) if f.digest})
     return report
 
 

@@ -32,15 +32,13 @@ def extractor_fingerprint() -> str:
 
 class FactsCache:
     """A directory of pickled ModuleFacts; a plain value, so worker processes can use it.
-    `known`: path -> source digest of files the run cache saw unchanged since that digest
-    was taken (runcache.py), which are then not read at all; `summaries`: their summaries,
-    so that their facts are loaded only when a simulation reads them."""
+    `summaries`: path -> the summary (events.summary, digest included) of the files the run
+    cache saw unchanged since that digest was taken (runcache.py): they are not read at all,
+    and their facts are loaded only when a simulation reads them (LazyFacts)."""
 
-    def __init__(self, directory: str, known: dict[str, str] | None = None,
-                 summaries: dict[str, ModuleFacts] | None = None):
+    def __init__(self, directory: str, summaries: dict[str, ModuleFacts] | None = None):
         self.directory = directory
-        self.known = known or {}
-        self.summaries = summaries or {}  # path -> summary of `known` files (LazyFacts)
+        self.summaries = summaries or {}
 
     def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool) -> str:
         """`digest`: the source's sha256 (hex)."""

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 5
+FORMAT = 6
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
@@ -92,18 +92,23 @@ def check_arguments(paths, modes, source_roots, target_version, skip, shard) -> 
 class Previous:
     """What the last run with the same arguments leaves to a run that cannot reuse its
     report whole: the report, which modules each of its results read (resultcache.Traces),
-    and the source digests of the files unchanged since (FactsCache.known)."""
+    the summaries of the files unchanged since (FactsCache.summaries) and its directory
+    scans still unchanged."""
 
     report: object
     traces: object
-    digests: dict  # path -> source digest
-    summaries: dict  # path -> the summary of its facts (events.summary)
-    scans: dict  # (root, top, base) -> (modules, problems, directories), still unchanged
+    summaries: dict  # path -> the summary of its facts (events.summary), digest included
+    scans: dict  # (root, top, base) -> (modules, problems, directories)
+
+    @property
+    def digests(self) -> dict:
+        """path -> source digest of the unchanged files."""
+        return {path: f.digest for path, f in self.summaries.items()}
 
 
 class RunCache:
     """One stored run per argument set, in DIR/runs/: a file holding three pickles: the
-    paths with their signatures; the report; (traces, path -> (signature, digest, summary)).
+    paths with their signatures; the report; (traces, path -> (signature, summary), scans).
     Replaced by every run, so the cache does not grow with edits."""
 
     def __init__(self, directory: str, arguments: tuple):
@@ -131,13 +136,13 @@ class RunCache:
             return None
 
     def previous(self) -> Previous | None:
-        """The stored run, with the digests of the files whose signature is still the one
+        """The stored run, with the summaries of the files whose signature is still the one
         recorded with them."""
         try:
             with open(self.file, "rb") as f:
                 paths, signatures = pickle.load(f)
                 report = pickle.load(f)
-                traces, digests, scans = pickle.load(f)
+                traces, summaries, scans = pickle.load(f)
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: nothing to reuse
             return None
         seen = self.seen
@@ -150,25 +155,25 @@ class RunCache:
         # a directory scan holds while none of the directories it listed changed (scans are
         # recorded with the directories in the manifest, so their signatures are there)
         scans = {key: found for key, found in scans.items() if all(map(unchanged, found[2]))}
-        kept = {path: found for path, (sig, *found) in digests.items()
+        kept = {path: found for path, (sig, found) in summaries.items()
                 if (seen[path] if path in seen else signature(path)) == sig}
-        return Previous(report, traces, {path: d for path, (d, _) in kept.items()},
-                        {path: f for path, (_, f) in kept.items()}, scans)
+        return Previous(report, traces, kept, scans)
 
-    def put(self, report, paths, scans: dict, traces, digests: dict) -> None:
-        """Store the run (`digests`: path -> (source digest, summary of its facts)). A path that changed less than RACY_NS before the run started (or
-        while it ran) gets no signature: the report is then not reused while it is that
-        young (a same-size rewrite within the file system's timestamp granularity would look
-        unchanged), nor is its digest; the results may be, since their traces hold the
-        fingerprints of what was actually read."""
+    def put(self, report, paths, scans: dict, traces, summaries: dict) -> None:
+        """Store the run (`summaries`: path -> the summary of its facts, digest included).
+        A path that changed less than RACY_NS before the run started (or while it ran) gets
+        no signature: the report is then not reused while it is that young (a same-size
+        rewrite within the file system's timestamp granularity would look unchanged), nor is
+        its summary; the results may be, since their traces hold the fingerprints of what was
+        actually read."""
         limit = self.started - RACY_NS
         sigs = {}
-        for path in set(paths) | set(digests):
+        for path in set(paths) | set(summaries):
             sig = signature(path)
             sigs[path] = YOUNG if sig is not None and (sig[0] >= limit or sig[1] >= limit) \
                 else sig
         paths = sorted(sigs)
-        known = {path: (sigs[path], *found) for path, found in digests.items()
+        known = {path: (sigs[path], found) for path, found in summaries.items()
                  if sigs[path] is not YOUNG and sigs[path] is not None}
         # three pickles: a warm run reads the first two only
         write_pickles(self.file, (tuple(paths), tuple(sigs[p] for p in paths)), report,
