@@ -45,12 +45,11 @@ def prefix(target_version) -> str:
     return repr((simulator_fingerprint(), tuple(target_version)))
 
 
-def _edges(program: Program, name: str, children: dict, facts: dict | None = None
+def _edges(program: Program, name: str, children: dict, facts: dict
            ) -> tuple[list[str], list[str]]:
     """(modules `name` can look up and run next, markers of named modules that are
-    absent/external). `facts`: name -> facts or summary (default: the program's)."""
+    absent/external). `facts`: name -> facts or summary."""
     index = program.index
-    facts = facts if facts is not None else program.facts
     out, markers = [], []
     parent = name.rpartition(".")[0]
     if parent:
