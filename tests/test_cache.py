@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import importsafe.api as api
+from importsafe.cache import PickledFunctions
 from importsafe.report.json import to_dict
 from test_cli import EXAMPLE, run_cli, write
 
@@ -129,3 +130,29 @@ def test_an_edit_re_simulates_only_the_runs_that_created_the_module(tmp_path, mo
         warm = api.check([str(pkg)], cache_dir=cache, jobs=1)
         assert sorted(calls) == sorted((e, m) for e in expected for m in ("normal", "bare")), edit
         assert to_dict(warm) == to_dict(api.check([str(pkg)], jobs=1))
+
+
+def test_function_bodies_load_one_function_at_a_time(tmp_path):
+    """A function called at import time has its body loaded from the cache on its own (the
+    module's other bodies stay pickled), and an edit of that body is seen."""
+    files = {"fb/__init__.py": "",
+             "fb/a.py": "def setup():\n    from . import b\n    return b.B\n\n"
+                        "def unused():\n    from . import c\n\nX = setup()\n",
+             "fb/b.py": "from .a import X\nB = 1\n", "fb/c.py": "C = 1\n"}
+    pkg = write(tmp_path, files) / "fb"
+    cache = str(tmp_path / "cache")
+    cold = api.check([str(pkg)], jobs=1)
+    assert cold.result("fb.a", "bare").outcome == "error"  # b reads X before a binds it
+    assert to_dict(api.check([str(pkg)], cache_dir=cache, jobs=1)) == to_dict(cold)
+    (pkg / "c.py").write_text("C = 2\n")  # a miss of the run cache: bodies come from the cache
+    loaded = api.load([str(pkg)], cache_dir=cache, jobs=1)
+    program = loaded.program
+    stub = next(ev.func for ev in program.facts["fb.a"].body if getattr(ev, "name", "") == "setup")
+    assert stub.body is None
+    assert program.function_body("fb.a", stub).body  # loaded on the call
+    functions = program._bodies["fb.a"]
+    assert isinstance(functions, PickledFunctions)
+    assert set(functions.loaded) == {("setup", 1)} and len(functions.blobs) == 2
+    (pkg / "a.py").write_text(files["fb/a.py"].replace("return b.B", "return 1")
+                              .replace("from . import b", "pass"))
+    assert api.check([str(pkg)], cache_dir=cache, jobs=1).result("fb.a", "bare").outcome == "ok"

@@ -7,9 +7,9 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from .cache import FactsCache
+from .cache import FactsCache, PickledFunctions
 from .resultcache import (Traces, fingerprints, hint_holds, index_key, mask_of, names_table,
                           prefix, reusable)
 from .runcache import RunCache, ancestors_project_files, check_arguments
@@ -23,7 +23,7 @@ from .static.facts import facts_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
 from .static.simulate import simulate_modules, simulate_pairs
-from .static.state import Program
+from .static.state import Program, functions_of
 
 if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
     from .dynamic.runner import DynamicReport, Progress
@@ -35,31 +35,60 @@ RECURSION_LIMIT = 20000
 
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
                cache: FactsCache | None = None) -> ModuleFacts:
-    known = cache.summaries.get(info.path) if cache is not None else None
-    if known is not None:  # unchanged since its digest was taken: not even read
-        facts = cache.get(cache.key(known.digest, info.name, info.path, info.kind,
-                                    target_version, bodies))
-        if facts is not None:
-            return facts
-    try:
-        with open(info.path, "rb") as f:
-            source = f.read()
-    except OSError as exc:
-        problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
-        return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
-    digest = hashlib.sha256(source).hexdigest() if cache is not None else None
-    key = cache.key(digest, info.name, info.path, info.kind, target_version, bodies) \
-        if cache is not None else None
-    facts = cache.get(key) if key is not None else None
-    if facts is None:
+    def make(source: bytes, digest: str | None) -> ModuleFacts:
         # the digest and the function-level imports serve only the results cache, which
         # exists exactly when the facts cache does
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies, nested=cache is not None)
-        if cache is not None:
-            facts = replace(facts, digest=digest)
-            cache.put(key, facts)
-    return facts
+        return replace(facts, digest=digest) if digest is not None else facts
+
+    def unreadable(exc: OSError) -> ModuleFacts:
+        problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
+        return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
+    return _through_cache(info, target_version, bodies, cache, make, unreadable)
+
+
+def read_functions(info: ModuleInfo, target_version=(3, 11),
+                   cache: FactsCache | None = None) -> Mapping:
+    """(name, line) -> FunctionFacts with its body, for every module-level function; cached
+    one pickle per function (cache.PickledFunctions): a call at import time loads the body it
+    runs, not every body of its module."""
+    if cache is None:
+        return functions_of(read_facts(info, target_version, bodies=True).body)
+
+    def make(source: bytes, digest: str | None) -> PickledFunctions:
+        facts = facts_from_source(source, info.name, info.path, info.kind == "package",
+                                  target_version, bodies=True, nested=False)
+        return PickledFunctions.of(functions_of(facts.body))
+    return _through_cache(info, target_version, "functions", cache, make,
+                          lambda exc: PickledFunctions({}))
+
+
+def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache | None,
+                   make, unreadable):
+    """`make(source, digest)` of a module's file, cached under the source's digest and
+    `flavour` (the digest of the run cache's summary, when it saw the file unchanged: then
+    the file is not even read); `unreadable(OSError)` when it cannot be read."""
+    known = cache.summaries.get(info.path) if cache is not None else None
+    if known is not None:  # unchanged since its digest was taken: not even read
+        found = cache.get(cache.key(known.digest, info.name, info.path, info.kind,
+                                    target_version, flavour))
+        if found is not None:
+            return found
+    try:
+        with open(info.path, "rb") as f:
+            source = f.read()
+    except OSError as exc:
+        return unreadable(exc)
+    if cache is None:
+        return make(source, None)
+    digest = hashlib.sha256(source).hexdigest()
+    key = cache.key(digest, info.name, info.path, info.kind, target_version, flavour)
+    found = cache.get(key)
+    if found is None:
+        found = make(source, digest)
+        cache.put(key, found)
+    return found
 
 
 def _read_chunk(items):
@@ -206,7 +235,8 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
     if not entries:
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
-        index[name], target_version, bodies=True, cache=cache), target_version=target_version)
+        index[name], target_version, bodies=True, cache=cache), target_version=target_version,
+        load_functions=lambda name: read_functions(index[name], target_version, cache))
     watch.extend(roots)
     watch.extend(ancestors_project_files(paths))
     watch.extend(info.path for info in index.values())
@@ -262,16 +292,18 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
              if r.mode == "normal" and "." not in r.entry and r.outcome != "ok"} \
         if traces is not None else set()
 
+    # simulated here, before any worker forks, so that every worker derives from them
+    memo = program.memo
+    program.memo = None
+    try:
+        with no_cyclic_gc(), deep_recursion():
+            for entry in sorted(alone.intersection(e for e, m in missing if m == "normal")):
+                reused[entry] = simulate_modules(entry, "normal", program)
+    finally:
+        program.memo = memo
+
     def work(part):
         seeds = dict(reused)
-        memo = program.memo
-        program.memo = None
-        try:
-            for entry, mode in part:
-                if mode == "normal" and entry in alone:
-                    seeds[entry] = simulate_modules(entry, mode, program)
-        finally:
-            program.memo = memo
         masks: dict[int, int] = {}  # id of a modules set -> its mask (derived results share)
         out = []
         for result, made in simulate_pairs(part, program, simulate_modules, seeds):

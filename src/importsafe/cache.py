@@ -48,13 +48,41 @@ class FactsCache:
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key[2:] + ".pickle")
 
-    def get(self, key: str) -> ModuleFacts | None:
+    def get(self, key: str) -> ModuleFacts | PickledFunctions | None:
         try:
             with open(self._file(key), "rb") as f:
                 found = pickle.load(f)
         except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
             return None
-        return found if isinstance(found, ModuleFacts) else None
+        return found if isinstance(found, (ModuleFacts, PickledFunctions)) else None
 
-    def put(self, key: str, facts: ModuleFacts) -> None:
-        write_pickles(self._file(key), facts)
+    def put(self, key: str, value: ModuleFacts | PickledFunctions) -> None:
+        write_pickles(self._file(key), value)
+
+
+class PickledFunctions:
+    """(name, line) -> FunctionFacts, each function kept pickled until its first get: loading
+    a module's bodies for the one function called at import time then costs that function."""
+
+    __slots__ = ("blobs", "loaded")
+
+    def __init__(self, blobs: dict):
+        self.blobs = blobs  # (name, line) -> pickled FunctionFacts
+        self.loaded: dict = {}
+
+    @classmethod
+    def of(cls, functions: dict) -> "PickledFunctions":
+        return cls({key: pickle.dumps(func, protocol=pickle.HIGHEST_PROTOCOL)
+                    for key, func in functions.items()})
+
+    def get(self, key, default=None):
+        found = self.loaded.get(key)
+        if found is None:
+            blob = self.blobs.get(key)
+            if blob is None:
+                return default
+            found = self.loaded[key] = pickle.loads(blob)
+        return found
+
+    def __reduce__(self):
+        return PickledFunctions, (self.blobs,)

@@ -14,7 +14,7 @@ binds `b` on `a`; reading `a.b` afterwards must not make the variant wait for a 
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 from .discover import ModuleInfo
 from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
@@ -126,7 +126,8 @@ class Program:
 
     def __init__(self, index: dict[str, ModuleInfo], facts: dict[str, ModuleFacts],
                  memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None,
-                 target_version: tuple[int, int] = (3, 11)):
+                 target_version: tuple[int, int] = (3, 11),
+                 load_functions: Callable[[str], Mapping] | None = None):
         self.index = index
         self.facts = facts
         self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
@@ -136,6 +137,9 @@ class Program:
         self.memo: dict[str, object] | None = {} if memo else None
         self.hits = self.misses = 0
         self.load_bodies = load_bodies  # module -> facts with every function body
+        # module -> (name, line) -> FunctionFacts with its body (a cache can load one function
+        # at a time); when None, taken from load_bodies
+        self.load_functions = load_functions
         self._bodies: dict[str, dict] = {}
 
     def function_body(self, module: str, stub: FunctionFacts) -> FunctionFacts:
@@ -144,8 +148,11 @@ class Program:
             return stub
         found = self._bodies.get(module)
         if found is None:
-            full = self.load_bodies(module) if self.load_bodies is not None else None
-            found = self._bodies[module] = _functions(full.body if full is not None else ())
+            if self.load_functions is not None:
+                found = self._bodies[module] = self.load_functions(module)
+            else:
+                full = self.load_bodies(module) if self.load_bodies is not None else None
+                found = self._bodies[module] = functions_of(full.body if full else ())
         return found.get((stub.name, stub.line)) or FunctionFacts(
             stub.name, stub.line, (), frozenset(), frozenset())
 
@@ -193,7 +200,7 @@ def _summary(log: list, start: int) -> tuple[tuple, dict]:
     return kept, created
 
 
-def _functions(events) -> dict:
+def functions_of(events) -> dict:
     """(name, line) -> FunctionFacts of every module-level def (also under if / try)."""
     return {(ev.name, ev.line): ev.func for ev in walk(events)
             if ev.__class__ is Def and ev.func is not None}
