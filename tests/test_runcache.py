@@ -20,6 +20,7 @@ PACKAGE = {
     "pkg/a.py": "from pkg.b import B\nA = 1\n",
     "pkg/b.py": "from pkg.a import A\nB = 2\n",
     "pkg/data/readme.txt": "not Python\n",
+    "pkg/b/notes.txt": "a directory beside b.py: b.py is the module while it has no __init__\n",
 }
 
 
@@ -60,6 +61,8 @@ CHANGES = {
     "module removed": lambda d: (d / "pkg/b.py").unlink(),
     "Python in a directory that had none": lambda d: (d / "pkg/data/x.py").write_text("X = 1\n"),
     "project file created above": lambda d: (d / "setup.cfg").write_text("[metadata]\n"),
+    "__init__.py beside a module of the same name": lambda d: (d / "pkg/b/__init__.py")
+    .write_text("B = 5\n"),
 }
 
 
@@ -213,3 +216,35 @@ def test_edits_after_a_stored_run_give_fresh_reports_on_random_packages(tmp_path
             lazy_seen += any(seen)
             assert warm == to_dict(api.check([str(pkg)], modes=modes, jobs=1)), (seed, victim)
     assert lazy_seen >= 16, "unchanged modules were not taken from their summaries"
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Save as editors do: a new file renamed into place (the directory's mtime moves)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def test_a_directory_whose_listing_is_unchanged_keeps_its_scan(tmp_path):
+    """A file replaced by a rename moves its directory's mtime, but the directory lists the
+    same entries: the stored scan of the package is reused. An added module is not."""
+    from importsafe.runcache import RunCache, check_arguments
+    write_tree(tmp_path, PACKAGE)
+    time.sleep(RACY_NS / 1e9 + 0.1)
+    cache = str(tmp_path / ".cache")
+    pkg = tmp_path / "pkg"
+    arguments = check_arguments([str(pkg)], ("normal", "bare"), (), (3, 11), (), None)
+    api.check([str(pkg)], cache_dir=cache)
+    mtime = os.stat(pkg).st_mtime_ns
+    time.sleep(0.01)
+    replace_file(pkg / "b.py", "B = 2\n")
+    assert os.stat(pkg).st_mtime_ns != mtime
+    previous = RunCache(cache, arguments).previous()
+    assert len(previous.scans) == 1, "the package's scan is kept"
+    got = api.check([str(pkg)], cache_dir=cache)
+    assert got == api.check([str(pkg)]) and not got.failed
+    time.sleep(RACY_NS / 1e9 + 0.1)
+    replace_file(pkg / "c.py", "from pkg import a\n")  # a new module: the listing differs
+    assert RunCache(cache, arguments).previous().scans == {}
+    got = api.check([str(pkg)], cache_dir=cache)
+    assert "pkg.c" in {r.entry for r in got.results} and got == api.check([str(pkg)])

@@ -137,8 +137,9 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     Function bodies are stubs here: the few called at import time are loaded on demand.
     `mapped`: top-level packages in directories of their own (setuptools package-dir).
     `watch` receives every directory whose listing decided something (runcache.py).
-    `scans`: (root, top, base) -> (modules, problems, directories) of earlier scans, reused
-    while none of those directories changed (Scans); the ones made here are added."""
+    `scans`: (root, top, base) -> (modules, problems, directories, their listings) of earlier
+    scans, reused while those directories are unchanged or list the same entries
+    (RunCache.previous); the ones made here are added."""
     mapped = dict(mapped or {})
     mapped.update((t.top, t.base) for t in targets if t.base is not None)
     analysed = analysed_by_root(targets, roots)
@@ -159,11 +160,12 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             if found is None:
                 seen: list[str] = [root]  # the root's listing decides where `top` is
                 scan_problems: list = []
-                infos = scan(root, top, scan_problems, mapped.get(top), seen)
-                found = (tuple(infos), tuple(scan_problems), tuple(seen))
+                listings: dict = {}
+                infos = scan(root, top, scan_problems, mapped.get(top), seen, listings)
+                found = (tuple(infos), tuple(scan_problems), tuple(seen), listings)
                 if scans is not None:
                     scans[(root, top, mapped.get(top))] = found
-            infos, found_problems, dirs = found
+            infos, found_problems, dirs, _ = found
             problems.extend(found_problems)
             if watch is not None:
                 watch.extend(dirs)
@@ -314,8 +316,12 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
                 made = mask
             out.append((result, made if bit is not None else None))
         return out
+    # normal-mode entries below a top-level package that failed just now take its result
+    # (simulate_pairs): only the others are worth a worker
+    failed = {e for e in alone if e in reused and reused[e][0].outcome != "ok"}
+    simulated = sum(1 for e, m in missing if m != "normal" or e.partition(".")[0] not in failed)
     with no_cyclic_gc(), deep_recursion():
-        fresh = map_slices(work, missing, workers if len(missing) >= PARALLEL_MIN_FILES else 1)
+        fresh = map_slices(work, missing, workers if simulated >= PARALLEL_MIN_FILES else 1)
     known.update(zip(missing, fresh))
     results = tuple(known[pair][0] for pair in todo)
     diagnostics = diagnose(results, program.facts, loaded.problems)

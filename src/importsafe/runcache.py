@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 6
+FORMAT = 7
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
@@ -98,7 +98,7 @@ class Previous:
     report: object
     traces: object
     summaries: dict  # path -> the summary of its facts (events.summary), digest included
-    scans: dict  # (root, top, base) -> (modules, problems, directories)
+    scans: dict  # (root, top, base) -> (modules, problems, directories, their listings)
 
     @property
     def digests(self) -> dict:
@@ -152,9 +152,16 @@ class RunCache:
             sig = recorded.get(path, YOUNG)
             return sig is not YOUNG and sig is not None and \
                 sig == (seen[path] if path in seen else signature(path))
-        # a directory scan holds while none of the directories it listed changed (scans are
-        # recorded with the directories in the manifest, so their signatures are there)
-        scans = {key: found for key, found in scans.items() if all(map(unchanged, found[2]))}
+        # a directory scan holds while none of the directories it listed changed, or those
+        # that did list the same entries as when it was made (scans are recorded with the
+        # directories in the manifest, so their signatures are there)
+        def same(directory, listings):
+            if unchanged(directory):
+                return True
+            known = listings.get(directory)
+            return known is not None and listing(directory) == known
+        scans = {key: found for key, found in scans.items()
+                 if all(same(d, found[3]) for d in found[2])}
         kept = {path: found for path, (sig, found) in summaries.items()
                 if (seen[path] if path in seen else signature(path)) == sig}
         return Previous(report, traces, kept, scans)
@@ -178,6 +185,28 @@ class RunCache:
         # three pickles: a warm run reads the first two only
         write_pickles(self.file, (tuple(paths), tuple(sigs[p] for p in paths)), report,
                       (traces, known, scans))
+
+
+def listing_of(entries) -> tuple:
+    """What a directory scan reads of a directory's listing (`os.scandir` entries, sorted by
+    name): each entry's name and type. Equal listings give equal scans of the directory, so a
+    directory whose mtime moved because a file in it was replaced (an editor's save, renamed
+    into place) keeps its scan (`Previous.scans`)."""
+    out = []
+    for e in entries:
+        try:
+            out.append((e.name, e.is_dir(), e.is_symlink()))
+        except OSError:
+            out.append((e.name, None, None))
+    return tuple(out)
+
+
+def listing(directory: str) -> tuple | None:
+    """listing_of the directory now; None when it cannot be listed."""
+    try:
+        return listing_of(sorted(os.scandir(directory), key=lambda e: e.name))
+    except OSError:
+        return None
 
 
 def write_pickles(target: str, *values) -> None:

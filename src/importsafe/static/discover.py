@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..runcache import listing_of
+
 SOURCE_SUFFIXES = (".py",)
 OPAQUE_SUFFIXES = (".so", ".pyd", ".pyi")
 
@@ -72,10 +74,11 @@ def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
 
 
 def scan_package(root: str, top: str, problems: list, base: str | None = None,
-                 watch: list | None = None) -> list[ModuleInfo]:
+                 watch: list | None = None, listings: dict | None = None) -> list[ModuleInfo]:
     """Every module of the top-level package/module `top` under `root` (iterative walk), or
     in the directory `base` when a package-dir mapping puts it there. `watch`, when given,
-    receives every directory whose listing decided the answer (runcache.py)."""
+    receives every directory whose listing decided the answer (runcache.py); `listings`
+    the listing (runcache.listing_of) of each package directory walked."""
     out: list[ModuleInfo] = []
     base = base or os.path.join(root, top)
     if not os.path.isdir(base):
@@ -97,6 +100,8 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                 continue
             seen.add(real)
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            if listings is not None:
+                listings[directory] = listing_of(entries)
         except OSError as exc:
             problems.append((directory, 1, "IS003", f"cannot read directory: {exc.strerror}"))
             continue
@@ -115,9 +120,13 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                 problems.append((entry.path, 1, "IS003", f"cannot read: {exc.strerror}"))
                 continue
             if is_dir:
-                if _is_ident(entry.name) and entry.name != "__pycache__" and \
-                        (entry.name in packages or entry.name not in files) and \
-                        _has_python(entry.path, problems, watch):
+                if not _is_ident(entry.name) or entry.name == "__pycache__":
+                    continue
+                if entry.name in files and entry.name not in packages:
+                    if watch is not None:  # an __init__.py added there would win
+                        watch.append(entry.path)
+                    continue
+                if _has_python(entry.path, problems, watch):
                     stack.append((entry.path, f"{dotted}.{entry.name}"))
                 continue
             found = _module_file_name(entry)

@@ -155,9 +155,9 @@ def _mapped_target(raw: str, path: str, top: str, directory: str,
 
 
 def scan(root: str, top: str, problems: list, base: str | None = None,
-         watch: list | None = None) -> list[ModuleInfo]:
+         watch: list | None = None, listings: dict | None = None) -> list[ModuleInfo]:
     """Every module of `top`: root/top, or `base` for a mapped package."""
-    return scan_package(root, top, problems, base, watch)
+    return scan_package(root, top, problems, base, watch, listings)
 
 
 def find_top(roots: list[str], top: str) -> str | None:
