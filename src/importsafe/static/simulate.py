@@ -113,7 +113,7 @@ class Simulator(LazyImports, ImportState):
         """importlib._bootstrap._find_and_load, memoised (see state.py)."""
         if self.state(name) is not None or self.is_external(name):
             return
-        if self.program.memo is None or self.calls or name not in self.index:
+        if self.program.memo is None or self.calls or name not in self.program.imported:
             return self._find_and_load(name)
         key = "\0lazy " + name if self.lazy_all else name  # the same code runs differently
         hit, stop = self.memo_lookup(key)

@@ -135,12 +135,26 @@ class Program:
         self.registrars = tuple(sorted(n for n, f in summary_items(facts)
                                        if f.registers_modules))
         self.memo: dict[str, object] | None = {} if memo else None
+        self._imported: frozenset[str] | None = None
         self.hits = self.misses = 0
         self.load_bodies = load_bodies  # module -> facts with every function body
         # module -> (name, line) -> FunctionFacts with its body (a cache can load one function
         # at a time); when None, taken from load_bodies
         self.load_functions = load_functions
         self._bodies: dict[str, dict] = {}
+
+    @property
+    def imported(self) -> frozenset[str]:
+        """The analysed modules that some module's facts import, and their ancestors: the
+        only ones whose first import can happen again in another state than an entry's own,
+        so the only ones worth recording for the memo (any other is run as it comes: the same
+        results, fewer recordings that nothing would replay)."""
+        if self._imported is None:
+            named = {name for _, f in summary_items(self.facts) for name in f.imports}
+            named.update(name.rsplit(".", k)[0] for name in list(named)
+                         for k in range(1, name.count(".") + 1))
+            self._imported = frozenset(named.intersection(self.index))
+        return self._imported
 
     def function_body(self, module: str, stub: FunctionFacts) -> FunctionFacts:
         """The facts of a module-level function, loading its body on the first call."""
