@@ -14,10 +14,11 @@ import pytest
 
 import importsafe
 import randpkg
-from importsafe import fixing
+from importsafe import api, fixing
 from importsafe.config import requires_python_floor
 from importsafe.report.json import result_dict
 from importsafe.static.facts import facts_from_source
+from importsafe.static.simulate import simulate
 from support import case_dirs, case_python, case_target, outcome_key, read_expected, run_cpython
 
 
@@ -158,3 +159,20 @@ def test_static_lazy_mode_agrees_with_the_emulation_on_every_fixture(case):
     got = {r.entry: outcome_key(result_dict(r)) for r in report.results
            if r.entry not in differs}
     assert got == real
+
+
+def test_memo_records_only_imports_some_module_names(tmp_path):
+    """A module that no module imports is only ever imported first, as an entry: recording
+    it would make a variant nothing replays. Those that some module names are recorded."""
+    write(tmp_path, {"mr/__init__.py": "", "mr/core.py": "X = 1\n",
+                     "mr/leaf.py": "from .core import X\n", "mr/other.py": "from . import core\n"})
+    pkg = tmp_path / "mr"
+    loaded = api.load([str(pkg)], jobs=1)
+    program = loaded.program
+    assert program.imported == {"mr", "mr.core"}
+    with api.deep_recursion():
+        for entry in loaded.entries:
+            for mode in ("normal", "bare", "lazy"):
+                simulate(entry, mode, program)
+    recorded = {name.replace("\0lazy ", "") for name in program.memo}
+    assert recorded == {"mr", "mr.core"} and program.hits > 0

@@ -67,8 +67,9 @@ def read_functions(info: ModuleInfo, target_version=(3, 11),
 def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache | None,
                    make, unreadable):
     """`make(source, digest)` of a module's file, cached under the source's digest and
-    `flavour` (the digest of the run cache's summary, when it saw the file unchanged: then
-    the file is not even read); `unreadable(OSError)` when it cannot be read."""
+    `flavour` (stubbed facts, full facts, or functions). When the run cache saw the file
+    unchanged, the digest is its summary's and the file is not even read.
+    `unreadable(OSError)` when it cannot be read."""
     known = cache.summaries.get(info.path) if cache is not None else None
     if known is not None:  # unchanged since its digest was taken: not even read
         found = cache.get(cache.key(known.digest, info.name, info.path, info.kind,
