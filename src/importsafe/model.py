@@ -8,11 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-def _reduce(self):
-    """Pickled as the class's `_unpickle` and its fields (see pickled_by_constructor)."""
-    return self._unpickle, tuple([getattr(self, name) for name in self.__dataclass_fields__])
-
-
 Mode = Literal["normal", "bare", "lazy"]
 MODES: tuple[str, ...] = ("normal", "bare")
 ALL_MODES: tuple[str, ...] = ("normal", "bare", "lazy")
@@ -89,23 +84,26 @@ class Report:
 def pickled_by_constructor(*classes) -> None:
     """Make frozen slotted dataclasses pickle as a call of `cls._unpickle(*fields)`, which
     sets the slots directly: dataclasses' own __setstate__ costs a fields() call per object,
-    and a frozen __init__ an object.__setattr__ call per field (twice the time; a stored run
-    and the facts cache are mostly these objects). Generated code, because a closure over
-    the slot setters is the fastest way to fill slots from Python; the classes have no
-    __post_init__, so the objects are the ones __init__ makes."""
+    and a frozen __init__ an object.__setattr__ call per field (twice the time; a stored run,
+    the facts cache and the facts parsing workers send are mostly these objects). Both
+    `_unpickle` and `__reduce__` are generated code, because naming each slot is the fastest
+    way to read or fill slots from Python; the classes have no __post_init__, so the objects
+    are the ones __init__ makes."""
     for cls in classes:
         assert "__post_init__" not in vars(cls) and cls.__dataclass_params__.frozen
         names = tuple(cls.__dataclass_fields__)
         setters = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
         args = ", ".join(names)
         body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
-        code = (f"def _unpickle({args}):\n    self = _new(_cls)\n{body}    return self\n")
+        fields = "".join(f"self.{n}, " for n in names)
+        code = (f"def _unpickle({args}):\n    self = _new(_cls)\n{body}    return self\n"
+                f"def __reduce__(self):\n    return _unpickle, ({fields})\n")
         scope = {"_new": object.__new__, "_cls": cls, **setters}
         exec(code, scope)  # noqa: S102 - our own field names, checked identifiers
         made = scope["_unpickle"]
         made.__module__, made.__qualname__ = cls.__module__, f"{cls.__qualname__}._unpickle"
         cls._unpickle = staticmethod(made)
-        cls.__reduce__ = _reduce
+        cls.__reduce__ = scope["__reduce__"]
 
 
 pickled_by_constructor(Frame, ErrorInfo, Result, Diagnostic, Report)
