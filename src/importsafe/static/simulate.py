@@ -634,49 +634,66 @@ def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | No
     return (sub.path, 1) if sub is not None else None
 
 
-def simulate_modules(entry: str, mode: str, program: Program) -> tuple[Result, frozenset]:
+def simulate_modules(entry: str, mode: str, program: Program
+                     ) -> tuple[Result, frozenset, frozenset | None]:
     """simulate, and the modules the run created in its sys.modules (executed, stubbed, or
     put back by a replayed recording): the only ones whose facts decided it
-    (resultcache.py). The entry and its ancestors count too, whether reached or not."""
+    (resultcache.py). The entry and its ancestors count too, whether reached or not. Third,
+    for a package's successful normal-mode run, the modules left in sys.modules (its
+    submodules among them are then imported by the package itself: simulate_pairs)."""
     sim = Simulator(program)
     result = sim.run(entry, mode)
     made = {name for name, count in sim.epochs.items() if count}
     parts = entry.split(".")
     made.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    return result, frozenset(made)
+    info = program.index.get(entry)
+    loaded = frozenset(sim.modules) if mode == "normal" and result.outcome == "ok" and \
+        info is not None and info.kind in ("package", "namespace") else None
+    return result, frozenset(made), loaded
 
 
 def simulate_pairs(pairs, program: Program, sim=simulate_modules,
                    normal: dict | None = None) -> list[tuple[Result, object]]:
-    """`sim` (simulate_modules: (result, its modules)) over (entry, mode) pairs, but a
-    normal-mode entry whose ancestor package fails its own normal first import gets that
-    failure, and that ancestor's modules: `import a.b.c` first runs `import a`, then
-    `import a.b`, from the same empty state as their own first imports, and an exception
-    there propagates unchanged (CPython imports parents first). So the outermost failing
-    ancestor decides, and a package whose top-level import fails (torch: `unknown`) costs
-    one simulation in normal mode, not one per module. Ancestors are simulated here when
-    neither among the pairs nor in `normal` (module -> its normal (result, modules)). And a
-    top-level module's bare run, which has no ancestor to leave out, is its normal run."""
-    normal = dict(normal or {})
+    """`sim` (simulate_modules) over (entry, mode) pairs, giving (result, its modules) each,
+    but three kinds of result are taken from another run instead of simulated:
+
+    - a normal-mode entry whose ancestor package fails its own normal first import gets that
+      failure, and that ancestor's modules: `import a.b.c` first runs `import a`, then
+      `import a.b`, from the same empty state as their own first imports, and an exception
+      there propagates unchanged (CPython imports parents first). So the outermost failing
+      ancestor decides, and a package whose top-level import fails (torch: `unknown`) costs
+      one simulation in normal mode, not one per module;
+    - a normal-mode entry that its parent package's own normal first import (successful)
+      left in sys.modules is `ok` with the parent's modules: CPython finds it there once the
+      parent is imported, and runs nothing more (`_find_and_load_unlocked`);
+    - a top-level module's bare run, which has no ancestor to leave out, is its normal run.
+
+    Ancestors are simulated here when neither among the pairs nor in `normal` (module -> its
+    normal (result, modules), as the caller already has them)."""
+    known = {entry: (*found[:2], found[2] if len(found) > 2 else None)
+             for entry, found in (normal or {}).items()}
     out = []
     for entry, mode in pairs:
         found = None
         if mode == "normal":
-            found = normal.get(entry) or _failed_ancestor(entry, program, normal, sim)
-        elif mode == "bare" and "." not in entry and entry in normal:
+            found = known.get(entry) or _from_ancestors(entry, program, known, sim)
+        elif mode == "bare" and "." not in entry and entry in known:
             # a top-level module has no ancestors to leave out: its bare run is its normal one
-            result, modules = normal[entry]
-            found = replace(result, mode="bare"), modules
+            result, modules, _ = known[entry]
+            found = replace(result, mode="bare"), modules, None
         if found is None:
             found = sim(entry, mode, program)
         if mode == "normal":
-            normal[entry] = found
-        out.append(found)
+            known[entry] = found
+        out.append(found[:2])
     return out
 
 
-def _failed_ancestor(entry: str, program: Program, normal: dict, sim):
+def _from_ancestors(entry: str, program: Program, normal: dict, sim):
+    """The normal-mode (result, modules, loaded) its ancestors decide, or None (see
+    simulate_pairs)."""
     parts = entry.split(".")
+    found = None
     for i in range(1, len(parts)):
         ancestor = ".".join(parts[:i])
         if ancestor not in program.index:
@@ -684,10 +701,15 @@ def _failed_ancestor(entry: str, program: Program, normal: dict, sim):
         found = normal.get(ancestor)
         if found is None:
             found = normal[ancestor] = sim(ancestor, "normal", program)
-        result, modules = found
+        result, modules, _ = found
         if result.outcome != "ok":
             # a chain too deep to replay is a limit of the replay, not the ancestor's outcome
-            return None if result.reason == TOO_DEEP else (replace(result, entry=entry), modules)
+            return None if result.reason == TOO_DEEP else \
+                (replace(result, entry=entry), modules, None)
+    if found is not None and found[2] is not None and entry in found[2]:
+        # the parent's import left the entry in sys.modules: the same state, nothing more run
+        modules = found[1] if entry in found[1] else found[1] | {entry}
+        return Result(entry, "normal", "ok"), modules, found[2]
     return None
 
 
