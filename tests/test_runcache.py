@@ -226,8 +226,9 @@ def replace_file(path: Path, text: str) -> None:
 
 
 def test_a_directory_whose_listing_is_unchanged_keeps_its_scan(tmp_path):
-    """A file replaced by a rename moves its directory's mtime, but the directory lists the
-    same entries: the stored scan of the package is reused. An added module is not."""
+    """A file replaced by a rename, an editor's swap file and a `__pycache__` move the
+    directory's mtime, but it lists the same possible modules: the stored scan of the
+    package is reused. An added module is not."""
     from importsafe.runcache import RunCache, check_arguments
     write_tree(tmp_path, PACKAGE)
     time.sleep(RACY_NS / 1e9 + 0.1)
@@ -238,6 +239,8 @@ def test_a_directory_whose_listing_is_unchanged_keeps_its_scan(tmp_path):
     mtime = os.stat(pkg).st_mtime_ns
     time.sleep(0.01)
     replace_file(pkg / "b.py", "B = 2\n")
+    (pkg / ".b.py.swp").write_text("an editor's swap file\n")
+    (pkg / "__pycache__").mkdir()
     assert os.stat(pkg).st_mtime_ns != mtime
     previous = RunCache(cache, arguments).previous()
     assert len(previous.scans) == 1, "the package's scan is kept"

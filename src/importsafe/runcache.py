@@ -155,6 +155,8 @@ class RunCache:
         # a directory scan holds while none of the directories it listed changed, or those
         # that did list the same entries as when it was made (scans are recorded with the
         # directories in the manifest, so their signatures are there)
+        from .static.discover import listing  # a miss: the analyser loads anyway
+
         def same(directory, listings):
             if unchanged(directory):
                 return True
@@ -185,28 +187,6 @@ class RunCache:
         # three pickles: a warm run reads the first two only
         write_pickles(self.file, (tuple(paths), tuple(sigs[p] for p in paths)), report,
                       (traces, known, scans))
-
-
-def listing_of(entries) -> tuple:
-    """What a directory scan reads of a directory's listing (`os.scandir` entries, sorted by
-    name): each entry's name and type. Equal listings give equal scans of the directory, so a
-    directory whose mtime moved because a file in it was replaced (an editor's save, renamed
-    into place) keeps its scan (`Previous.scans`)."""
-    out = []
-    for e in entries:
-        try:
-            out.append((e.name, e.is_dir(), e.is_symlink()))
-        except OSError:
-            out.append((e.name, None, None))
-    return tuple(out)
-
-
-def listing(directory: str) -> tuple | None:
-    """listing_of the directory now; None when it cannot be listed."""
-    try:
-        return listing_of(sorted(os.scandir(directory), key=lambda e: e.name))
-    except OSError:
-        return None
 
 
 def write_pickles(target: str, *values) -> None:

@@ -8,10 +8,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..runcache import listing_of
-
 SOURCE_SUFFIXES = (".py",)
 OPAQUE_SUFFIXES = (".so", ".pyd", ".pyi")
+LISTED_SUFFIXES = SOURCE_SUFFIXES + OPAQUE_SUFFIXES  # files that can be modules (listing_of)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +72,40 @@ def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
     return None
 
 
+def listing_of(entries) -> tuple:
+    """What a package scan reads of a directory's listing (`os.scandir` entries, sorted by
+    name): the name and type of each file that can be a module (Python source, stub or
+    extension) and of each directory that can be a package (the scan skips the others,
+    `__pycache__` too). Equal listings give equal scans of the directory, so one whose mtime
+    moved because a file in it was replaced (an editor's save, renamed into place), an
+    editor's swap or backup file came or went, or bytecode was written keeps its scan
+    (runcache.Previous.scans)."""
+    out = []
+    for e in entries:
+        name = e.name
+        try:
+            if name.endswith(LISTED_SUFFIXES) or \
+                    (e.is_dir() and _is_ident(name) and name != "__pycache__"):
+                out.append((name, e.is_dir(), e.is_symlink()))
+        except OSError:
+            out.append((name, None, None))
+    return tuple(out)
+
+
+def listing(directory: str) -> tuple | None:
+    """listing_of the directory now; None when it cannot be listed."""
+    try:
+        return listing_of(sorted(os.scandir(directory), key=lambda e: e.name))
+    except OSError:
+        return None
+
+
 def scan_package(root: str, top: str, problems: list, base: str | None = None,
                  watch: list | None = None, listings: dict | None = None) -> list[ModuleInfo]:
     """Every module of the top-level package/module `top` under `root` (iterative walk), or
     in the directory `base` when a package-dir mapping puts it there. `watch`, when given,
     receives every directory whose listing decided the answer (runcache.py); `listings`
-    the listing (runcache.listing_of) of each package directory walked."""
+    the listing (listing_of) of each package directory walked."""
     out: list[ModuleInfo] = []
     base = base or os.path.join(root, top)
     if not os.path.isdir(base):
