@@ -299,3 +299,34 @@ def test_an_external_that_starts_a_thread_is_left_out_not_the_others(tmp_path, m
     assert log.read_text().count("imported") == 2  # extdep still pre-imported once
     fresh = api.run([str(pkg)], modes=("normal", "bare"), jobs=1, fork=False)
     assert keys(fork) == keys(fresh)
+
+
+def test_a_static_failure_past_a_missing_external_is_an_external_assumption(tmp_path):
+    """The real import stops at a dependency that is not installed; the static side, which
+    assumes it imports, fails later in the same module: IS203 (cannot be checked here), not
+    a disagreement. A static failure before that import, which the real run would have hit
+    first, stays a disagreement."""
+    from importsafe.dynamic.verify import compare, went_past
+    from importsafe.model import ErrorInfo, Frame, Report, Result
+    pkg = tmp_path / "xp"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from . import core\n__version__ = '1'\n")
+    (pkg / "core.py").write_text("X = 1\n")
+    (pkg / "tool.py").write_text("import not_installed_dependency_x\n"
+                                 "from xp import __version__\n")
+    static = api.check([str(pkg)])
+    dynamic = api.run([str(pkg)], timeout=20)
+    predicted, real = static.result("xp.tool", "bare"), dynamic.result("xp.tool", "bare")
+    assert predicted.error.chain[-1].line == 2 and real.error.chain[-1].line == 1
+    found = {(d.entry, d.mode): d for d in api.compare(static, dynamic)}
+    assert found[("xp.tool", "bare")].code == "IS203"
+    assert "cannot be checked" in found[("xp.tool", "bare")].message
+    assert found[("xp.tool", "normal")].code == "IS203"  # static ok there: as before
+    # had the static side failed at line 1 of a module imported before, it would disagree
+    path = str(pkg / "tool.py")
+    earlier = Result("xp.tool", "bare", "error", ErrorInfo(
+        "ImportError", "xp", "X", "cannot import name 'X'", (Frame("xp.tool", path, 1),
+                                                             Frame("xp.core", "c.py", 3))))
+    assert not went_past(earlier, real)
+    wrong = compare(Report((earlier,), (), "static", static.roots), dynamic)
+    assert [d.code for d in wrong] == ["IS201"]

@@ -3,8 +3,10 @@
 Compared per (entry, mode): (outcome, exception, module, name). Not every difference is a
 disagreement: static analysis answers `unknown` where it cannot decide (no claim: IS202,
 info), and it assumes that a module outside the source roots imports fine and binds every
-name asked of it; a real failure that comes from that assumption is IS203 (info). Every
-other difference is IS201 (error).
+name asked of it; a real failure that comes from that assumption is IS203 (info), whether
+the static side predicted success or a failure it reached only past that import (the real
+run stopped first: that prediction cannot be checked in this environment). Every other
+difference is IS201 (error).
 """
 from __future__ import annotations
 
@@ -69,6 +71,20 @@ def external_assumption(real: Result, roots, mapped=()) -> bool:
     return False
 
 
+def went_past(predicted: Result, real: Result) -> bool:
+    """Did the static run get past the statement where the real run failed? Their chains
+    (module, file, line per frame, outermost first) agree up to a frame where the static one
+    is further along in the same module, or the static chain ends at a statement of the real
+    chain (its failure there came after the import the real run failed in)."""
+    ours = predicted.error.chain if predicted.error is not None else ()
+    theirs = real.error.chain if real.error is not None else ()
+    for mine, other in zip(ours, theirs):
+        if mine != other:
+            return mine.module == other.module and mine.file == other.file \
+                and mine.line > other.line
+    return len(ours) < len(theirs)
+
+
 def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...]:
     """One diagnostic per (entry, mode) where the static and the real outcome differ.
     `mapped`: top-level packages in directories of their own (setuptools package-dir)."""
@@ -93,6 +109,11 @@ def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...
                                   s.entry, s.mode))
         elif s.outcome == "ok" and external_assumption(d, roots, mapped):
             out.append(diagnostic("IS203", file, line, what, s.entry, s.mode))
+        elif s.outcome == "error" and external_assumption(d, roots, mapped) and \
+                went_past(s, d):
+            out.append(diagnostic("IS203", file, line, what + "; the static failure comes "
+                                  "after that import, so it cannot be checked without the "
+                                  "module", s.entry, s.mode))
         else:
             out.append(diagnostic("IS201", file, line, what, s.entry, s.mode))
     return tuple(out)
