@@ -147,3 +147,51 @@ def test_no_libraries_no_preload(tmp_path):
     (tmp_path / "plainpkg").mkdir()
     (tmp_path / "plainpkg" / "__init__.py").write_text("")
     assert preloadable([str(tmp_path)], ["plainpkg"]) == []
+
+
+MODULE_C = """#include <Python.h>
+static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "%(name)s", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_%(name)s(void) {
+    PyObject *m = PyModule_Create(&def);
+    if (m != NULL && PyModule_AddIntConstant(m, "COMPILED", 1) < 0) { Py_DECREF(m); return NULL; }
+    return m;
+}
+"""
+
+
+def test_an_extension_module_beats_the_source_of_the_same_name(tmp_path):
+    """CPython's FileFinder tries extension modules before source (a package compiled in place
+    by mypyc or Cython keeps its .py files beside the .so files): the static side must read
+    the .so as what runs (opaque), for a module and for a package's `__init__`, as CPython
+    does. The .py files would fail; the compiled modules do not."""
+    pkg = tmp_path / "cpkg"
+    (pkg / "sub").mkdir(parents=True)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    include = "-I" + sysconfig.get_paths()["include"]
+    for name, out in (("fast", pkg / ("fast" + suffix)), ("sub", pkg / "sub" / ("__init__" + suffix))):
+        (tmp_path / f"{name}.c").write_text(MODULE_C % {"name": name})
+        _cc("-o", str(out), f"{name}.c", include, cwd=tmp_path)
+    files = {
+        "__init__.py": "",
+        "fast.py": "from .user import NEEDED\n",  # shadowed: would fail (cycle)
+        "user.py": "from .fast import COMPILED\nNEEDED = COMPILED\n",
+        "sub/__init__.py": "from cpkg.sub.leaf import L\n",  # shadowed: would fail
+        "sub/leaf.py": "from cpkg.sub import COMPILED\nL = COMPILED\n",
+        "stubbed.py": "S = 1\n", "stubbed.pyi": "S: int\n",  # a stub never wins
+        "only_stub_user.py": "from .stubbed import S\n",
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    modes = ("normal", "bare")
+    static = api.check([str(pkg)], modes=modes)
+    kinds = {i.name: i.kind for i in api.load([str(pkg)]).program.index.values()}
+    assert kinds["cpkg.fast"] == "opaque" and kinds["cpkg.sub"] == "opaque-package"
+    assert kinds["cpkg.stubbed"] == "module"
+
+    def key(report):
+        return sorted((r.entry, r.mode, r.outcome, r.error and r.error.exception,
+                       r.error and r.error.name) for r in report.results)
+    real = api.run([str(pkg)], modes=modes, jobs=1)
+    assert key(static) == key(real)
+    assert {r.entry for r in static.results} >= {"cpkg.user", "cpkg.sub.leaf"}
+    assert not static.failed

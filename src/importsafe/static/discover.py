@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 SOURCE_SUFFIXES = (".py",)
 OPAQUE_SUFFIXES = (".so", ".pyd", ".pyi")
+EXTENSION_SUFFIXES = (".so", ".pyd")  # compiled modules: CPython's finder tries them first
 LISTED_SUFFIXES = SOURCE_SUFFIXES + OPAQUE_SUFFIXES  # files that can be modules (listing_of)
 
 
@@ -17,12 +18,12 @@ LISTED_SUFFIXES = SOURCE_SUFFIXES + OPAQUE_SUFFIXES  # files that can be modules
 class ModuleInfo:
     name: str
     path: str  # file for modules/packages; directory for namespace packages
-    kind: str  # "module" | "package" | "namespace" | "opaque"
+    kind: str  # "module" | "package" | "namespace" | "opaque" | "opaque-package"
     root: str
 
     @property
     def is_package(self) -> bool:
-        return self.kind in ("package", "namespace")
+        return self.kind in ("package", "namespace", "opaque-package")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,46 @@ def module_name_for(path: str, root: str) -> str | None:
     if parts == ["."] or not all(_is_ident(p) for p in parts):
         return None
     return ".".join(parts)
+
+
+def package_init(directory: str, names=None) -> tuple[str, str] | None:
+    """(path, kind) of a package directory's `__init__` as CPython's FileFinder picks it:
+    extension modules before source (a package compiled in place by mypyc or Cython: then the
+    package is opaque), or None for a directory without one. `names`: its listing, when the
+    caller has it."""
+    if names is None:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            return None
+    found = _first_file(directory, "__init__", set(names), check=True)
+    if found is None:
+        return None
+    return found[0], "opaque-package" if found[1] == "opaque" else "package"
+
+
+def _first_file(directory: str, stem: str, names: set, check: bool = False
+                ) -> tuple[str, str] | None:
+    """(path, kind) of the file CPython's FileFinder loads for module `stem` in `directory`
+    (`names`: its listing): an extension module (opaque), else source; a stub (`.pyi`) alone
+    counts as opaque (the module is taken to exist, as compiled ones ship stubs). With
+    `check`, only a name that is a file counts."""
+    extensions = sorted(n for n in names if n.startswith(stem + ".") and
+                        n.endswith(EXTENSION_SUFFIXES) and n.split(".", 1)[0] == stem)
+    for name in (*extensions, stem + ".py", stem + ".pyi"):
+        if name in names:
+            path = os.path.join(directory, name)
+            if not check or os.path.isfile(path):
+                return path, "module" if name.endswith(".py") else "opaque"
+    return None
+
+
+def _top_level_file(root: str, top: str) -> tuple[str, str] | None:
+    try:
+        names = set(os.listdir(root))
+    except OSError:
+        return None
+    return _first_file(root, top, names, check=True)
 
 
 def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
@@ -109,11 +150,8 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
     out: list[ModuleInfo] = []
     base = base or os.path.join(root, top)
     if not os.path.isdir(base):
-        for suffix in SOURCE_SUFFIXES + OPAQUE_SUFFIXES:
-            if os.path.isfile(base + suffix):
-                kind = "module" if suffix == ".py" else "opaque"
-                return [ModuleInfo(top, base + suffix, kind, root)]
-        return out
+        found = _top_level_file(root, top)
+        return [ModuleInfo(top, found[0], found[1], root)] if found else out
     seen: set[tuple[int, int]] = set()
     stack = [(base, top)]
     while stack:
@@ -132,10 +170,10 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
         except OSError as exc:
             problems.append((directory, 1, "IS003", f"cannot read directory: {exc.strerror}"))
             continue
-        init = os.path.join(directory, "__init__.py")
-        is_regular = os.path.isfile(init)
-        out.append(ModuleInfo(dotted, init if is_regular else directory,
-                              "package" if is_regular else "namespace", root))
+        names = {e.name for e in entries}
+        init = package_init(directory, names)
+        out.append(ModuleInfo(dotted, init[0], init[1], root) if init is not None else
+                   ModuleInfo(dotted, directory, "namespace", root))
         # CPython's FileFinder: a regular package directory beats a module file of the same
         # name, which beats a directory without __init__ (a namespace portion)
         files = {f[0] for f in map(_module_file_name, entries) if f is not None}
@@ -159,18 +197,18 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
             found = _module_file_name(entry)
             if found is None or found[0] in packages:
                 continue
-            if found[1] == "opaque" and any(e.name == f"{found[0]}.py" for e in entries):
-                continue
+            if _first_file(directory, found[0], names)[0] != entry.path:
+                continue  # CPython loads another file of this name (extension, source, stub)
             out.append(ModuleInfo(f"{dotted}.{found[0]}", entry.path, found[1], root))
     return _dedupe(out)
 
 
 def names_of_packages(entries) -> set[str]:
-    """Directories among `entries` that are regular packages (hold an __init__.py)."""
+    """Directories among `entries` that are regular packages (hold an `__init__`)."""
     out = set()
     for e in entries:
         try:
-            if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")):
+            if e.is_dir() and package_init(e.path) is not None:
                 out.add(e.name)
         except OSError:
             continue
@@ -192,8 +230,8 @@ def _identity(directory: str) -> tuple[int, int]:
 
 
 def _has_python(directory: str, problems: list, watch: list | None = None) -> bool:
-    """Does a directory without `__init__.py` hold Python (so it imports as a namespace)?"""
-    if os.path.isfile(os.path.join(directory, "__init__.py")):
+    """Does a directory without `__init__` hold Python (so it imports as a namespace)?"""
+    if package_init(directory) is not None:
         return True
     stack, seen = [directory], set()
     while stack:

@@ -178,7 +178,7 @@ class Simulator(LazyImports, ImportState):
     def exec_module(self, info: ModuleInfo, parent: str, child: str) -> None:
         name = info.name
         st = self.new_state(info, "running")
-        if info.kind in ("namespace", "opaque"):
+        if info.kind in ("namespace", "opaque", "opaque-package"):
             self.write(st, "status", "done")
             self._bind_on_parent(name, st)
             return

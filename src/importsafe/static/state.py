@@ -61,7 +61,7 @@ class ModState:
             self.ns["__path__"] = OPAQUE
         self.dynamic = None  # why the namespace cannot be known, if so (merge_dynamic)
         self.wildcard = False  # a star import from an opaque module: any name may be bound
-        self.opaque = info.kind == "opaque"
+        self.opaque = info.kind in ("opaque", "opaque-package")
         self.epoch = epoch
         self.token = hash((self.name, epoch, status))  # changes with every write (star import)
         self.shared = False
