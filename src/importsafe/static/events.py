@@ -120,10 +120,14 @@ class Raise:
     message: str = ""
 
 
+LOOP_ELSE = "loop-else"  # If.why of a loop's `else:` that a `break` may skip
+
+
 @dataclass(frozen=True, slots=True)
 class If:
     """`cond` is "true", "false" or "unknown" (decided at extraction: TYPE_CHECKING,
-    `__name__ == "__main__"`, sys.version_info against the target version)."""
+    `__name__ == "__main__"`, sys.version_info against the target version). `why` is
+    LOOP_ELSE for a loop's `else:` that a `break` may skip (body empty)."""
 
     line: int
     cond: str

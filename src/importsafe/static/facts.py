@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from .conditions import TargetVersion, decide_condition, runtime_test
 from .events import (
-    CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def, Del,
-    Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, Raise,
-    SetAttr, Try, Use, bound_names,
+    CLASS, FUNCTION, IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
+    Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts,
+    Raise, SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events, target_events
 from .lower import lower
@@ -410,7 +410,7 @@ class _Extractor:
                 out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
             finally:
                 self.loop_values = saved
-        out.extend(self.block(node.orelse, guard, scope))
+        self.loop_else(node, out, guard, scope)
 
     s_AsyncFor = s_For
 
@@ -418,7 +418,20 @@ class _Extractor:
         self.expr(node.test, out, scope)
         if self.decide(node.test)[0] != "false":
             out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
-        out.extend(self.block(node.orelse, guard, scope))
+        self.loop_else(node, out, guard, scope)
+
+    def loop_else(self, node, out, guard, scope):
+        """A loop's `else:` runs when the loop ends without `break`: always, if its body has
+        no `break` of its own; else maybe, as the body of an `if` not decided statically
+        (`for ...: if found: break` / `else: raise ...` is a guard assumed not to fire)."""
+        if not node.orelse:
+            return
+        if not _breaks(node.body):
+            out.extend(self.block(node.orelse, guard, scope))
+            return
+        orelse = self.in_flow("maybe", self.block, node.orelse, guard if guard != TOP else IF,
+                              scope)
+        out.append(If(node.lineno, "unknown", (), orelse, LOOP_ELSE))
 
     def s_With(self, node, out, guard, scope):
         for item in node.items:
@@ -643,6 +656,23 @@ def _all_value(node, extend: bool) -> tuple | None:
         else:
             return (kind, None)
     return (kind, tuple(parts))
+
+
+def _breaks(body) -> bool:
+    """Does a `break` of this loop occur in `body` (not one of a nested loop or def)?"""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(node.orelse)  # a break in a nested loop's else ends this loop
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()) or ())
+    return False
 
 
 def extract(tree: ast.Module, name: str, path: str, is_package: bool,

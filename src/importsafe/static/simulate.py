@@ -18,8 +18,8 @@ from .frames import (
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, ImportState, ModState, Program, dynamic_reason
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise, SetAttr,
-    Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
+    SetAttr, Try, Use,
 )
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
@@ -569,6 +569,9 @@ class Simulator(LazyImports, ImportState):
                     if err.explicit and not err.uncertain:
                         continue  # an environment guard: assumed not to fire
                     err.uncertain = err.uncertain or (
+                        f"inside the `else` of the loop at {frame.module.info.path}:{ev.line},"
+                        " which runs unless the loop breaks (not decided statically)"
+                        if ev.why == LOOP_ELSE else
                         f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
                         "cannot be decided statically")
                     raise

@@ -1,0 +1,5 @@
+for kind in ["Name", "String"]:
+    if kind == "Keyword":
+        break
+else:
+    raise RuntimeError("Keyword not found")  # reached: nothing matches
