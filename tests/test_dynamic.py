@@ -330,3 +330,24 @@ def test_a_static_failure_past_a_missing_external_is_an_external_assumption(tmp_
     assert not went_past(earlier, real)
     wrong = compare(Report((earlier,), (), "static", static.roots), dynamic)
     assert [d.code for d in wrong] == ["IS201"]
+
+
+def test_a_failure_of_run_time_values_is_not_a_disagreement(tmp_path):
+    """A real import that raises an exception the import system does not raise (a settings
+    check, as Django's ImproperlyConfigured) fails on values static analysis does not
+    evaluate: IS206 (info), not IS201. An import-system failure the static side missed stays
+    IS201."""
+    pkg = tmp_path / "rv"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "settings.py").write_text(
+        "import os\n\nclass ImproperlyConfigured(Exception):\n    pass\n\n"
+        "def setting(name):\n    try:\n        return os.environ[name]\n"
+        "    except KeyError:\n        raise ImproperlyConfigured(name) from None\n\n"
+        "DEBUG = setting('IMPORTSAFE_TEST_SURELY_UNSET')\n")
+    static = api.check([str(pkg)])
+    assert static.result("rv.settings", "normal").outcome == "ok"
+    dynamic = api.run([str(pkg)], timeout=20)
+    assert dynamic.result("rv.settings", "normal").error.exception == "ImproperlyConfigured"
+    found = {(d.entry, d.mode): d.code for d in api.compare(static, dynamic)}
+    assert found == {("rv.settings", "normal"): "IS206", ("rv.settings", "bare"): "IS206"}

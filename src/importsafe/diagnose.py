@@ -46,6 +46,9 @@ RULES: dict[str, Rule] = {r.code: r for r in (
     Rule("IS204", "import-timeout", "error", "the first import did not finish in time"),
     Rule("IS205", "import-crash", "error",
          "the interpreter died during the first import (signal or exit)"),
+    Rule("IS206", "run-time-failure", "info",
+         "the real import raised an exception of run-time values (configuration, environment, "
+         "native libraries), which static analysis does not evaluate"),
 )}
 
 

@@ -5,8 +5,11 @@ disagreement: static analysis answers `unknown` where it cannot decide (no claim
 info), and it assumes that a module outside the source roots imports fine and binds every
 name asked of it; a real failure that comes from that assumption is IS203 (info), whether
 the static side predicted success or a failure it reached only past that import (the real
-run stopped first: that prediction cannot be checked in this environment). Every other
-difference is IS201 (error).
+run stopped first: that prediction cannot be checked in this environment). A real failure
+with an exception the import system does not raise (Django's ImproperlyConfigured when no
+settings are configured, a native library that cannot be loaded, a KeyError) comes from
+run-time values, which static analysis does not evaluate: IS206 (info), on the same
+conditions. Every other difference is IS201 (error).
 """
 from __future__ import annotations
 
@@ -17,7 +20,12 @@ from ..diagnose import RULES, Rule
 from ..model import Diagnostic, Report, Result
 
 RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
-                                                     "IS205")}
+                                                     "IS205", "IS206")}
+# what the import system and name lookups raise, which static analysis predicts; any other
+# exception of a real import comes from values it does not evaluate (IS206)
+IMPORT_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "ImportCycleError",
+                               "AttributeError", "NameError", "UnboundLocalError",
+                               "SyntaxError", "IndentationError", "TabError"})
 
 
 def diagnostic(code: str, file: str, line: int, message: str, entry=None, mode=None):
@@ -114,6 +122,10 @@ def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...
             out.append(diagnostic("IS203", file, line, what + "; the static failure comes "
                                   "after that import, so it cannot be checked without the "
                                   "module", s.entry, s.mode))
+        elif d.outcome == "error" and d.error is not None and \
+                d.error.exception not in IMPORT_EXCEPTIONS and \
+                (s.outcome == "ok" or (s.outcome == "error" and went_past(s, d))):
+            out.append(diagnostic("IS206", file, line, what, s.entry, s.mode))
         else:
             out.append(diagnostic("IS201", file, line, what, s.entry, s.mode))
     return tuple(out)
