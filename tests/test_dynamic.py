@@ -345,9 +345,13 @@ def test_a_failure_of_run_time_values_is_not_a_disagreement(tmp_path):
         "def setting(name):\n    try:\n        return os.environ[name]\n"
         "    except KeyError:\n        raise ImproperlyConfigured(name) from None\n\n"
         "DEBUG = setting('IMPORTSAFE_TEST_SURELY_UNSET')\n")
+    (pkg / "native.py").write_text(  # a library loader raising ImportError itself
+        "def load():\n    raise ImportError('Could not find the FOO library')\n\n"
+        "LIB = load()\n")
     static = api.check([str(pkg)])
     assert static.result("rv.settings", "normal").outcome == "ok"
     dynamic = api.run([str(pkg)], timeout=20)
     assert dynamic.result("rv.settings", "normal").error.exception == "ImproperlyConfigured"
     found = {(d.entry, d.mode): d.code for d in api.compare(static, dynamic)}
-    assert found == {("rv.settings", "normal"): "IS206", ("rv.settings", "bare"): "IS206"}
+    assert found == {(m, mode): "IS206" for m in ("rv.settings", "rv.native")
+                     for mode in ("normal", "bare")}

@@ -9,7 +9,8 @@ run stopped first: that prediction cannot be checked in this environment). A rea
 with an exception the import system does not raise (Django's ImproperlyConfigured when no
 settings are configured, a native library that cannot be loaded, a KeyError) comes from
 run-time values, which static analysis does not evaluate: IS206 (info), on the same
-conditions. Every other difference is IS201 (error).
+conditions; so does an ImportError that the code raises itself, naming no module ("Could not
+find the GEOS library"). Every other difference is IS201 (error).
 """
 from __future__ import annotations
 
@@ -79,6 +80,17 @@ def external_assumption(real: Result, roots, mapped=()) -> bool:
     return False
 
 
+def run_time_failure(real: Result) -> bool:
+    """Did the real import fail on run-time values (see the module docstring)? An exception
+    the import system does not raise, or an ImportError raised by the code itself (the import
+    system's name a module: Django's "Could not find the GEOS library" names none)."""
+    err = real.error
+    if err is None:
+        return False
+    return err.exception not in IMPORT_EXCEPTIONS or (
+        err.exception == "ImportError" and err.module is None and err.name is None)
+
+
 def went_past(predicted: Result, real: Result) -> bool:
     """Did the static run get past the statement where the real run failed? Their chains
     (module, file, line per frame, outermost first) agree up to a frame where the static one
@@ -122,8 +134,7 @@ def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...
             out.append(diagnostic("IS203", file, line, what + "; the static failure comes "
                                   "after that import, so it cannot be checked without the "
                                   "module", s.entry, s.mode))
-        elif d.outcome == "error" and d.error is not None and \
-                d.error.exception not in IMPORT_EXCEPTIONS and \
+        elif d.outcome == "error" and run_time_failure(d) and \
                 (s.outcome == "ok" or (s.outcome == "error" and went_past(s, d))):
             out.append(diagnostic("IS206", file, line, what, s.entry, s.mode))
         else:
