@@ -195,3 +195,25 @@ def test_an_extension_module_beats_the_source_of_the_same_name(tmp_path):
     assert key(static) == key(real)
     assert {r.entry for r in static.results} >= {"cpkg.user", "cpkg.sub.leaf"}
     assert not static.failed
+
+
+def test_a_missing_submodule_of_an_extension_is_the_extension_assumption(built):
+    """Static analysis lets an extension module register submodules of its own (as torch's
+    do, through torch/__init__); where the real import finds none, verify reports IS203 (the
+    assumption), not a disagreement."""
+    from importsafe.dynamic.verify import compare
+    from importsafe.model import ErrorInfo, Frame, Report, Result
+    path = str(built / "f.py")
+    ok = Result("npkg.f", "bare", "ok")
+    real = Result("npkg.f", "bare", "error", ErrorInfo(
+        "ModuleNotFoundError", "npkg._ext.unregistered", None,
+        "No module named 'npkg._ext.unregistered'; 'npkg._ext' is not a package",
+        (Frame("npkg.f", path, 1),)))
+    roots = (str(built.parent),)
+    found = compare(Report((ok,), (), "static", roots), Report((real,), (), "dynamic", roots))
+    assert [d.code for d in found] == ["IS203"]
+    plain = Result("npkg.f", "bare", "error", ErrorInfo(  # a source module's: a disagreement
+        "ModuleNotFoundError", "npkg.c.unregistered", None, "No module named", (
+            Frame("npkg.f", path, 1),)))
+    found = compare(Report((ok,), (), "static", roots), Report((plain,), (), "dynamic", roots))
+    assert [d.code for d in found] == ["IS201"]

@@ -41,8 +41,9 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          "static analysis answered unknown; the real import's outcome is shown"),
     Rule("IS203", "external-assumption", "info",
          "the real import fails because a module outside the source roots does not import or "
-         "lacks a name, which static analysis assumes it does (a static failure further "
-         "along cannot be checked then)"),
+         "lacks a name, or a submodule of an extension module is missing, which static "
+         "analysis assumes it does not (a static failure further along cannot be checked "
+         "then)"),
     Rule("IS204", "import-timeout", "error", "the first import did not finish in time"),
     Rule("IS205", "import-crash", "error",
          "the interpreter died during the first import (signal or exit)"),

@@ -3,7 +3,9 @@
 Compared per (entry, mode): (outcome, exception, module, name). Not every difference is a
 disagreement: static analysis answers `unknown` where it cannot decide (no claim: IS202,
 info), and it assumes that a module outside the source roots imports fine and binds every
-name asked of it; a real failure that comes from that assumption is IS203 (info), whether
+name asked of it, and that an extension module may register submodules of its own (a
+real `No module named 'torch._C._dynamo'` in bare mode, where torch's `__init__` did not
+register it); a real failure that comes from that assumption is IS203 (info), whether
 the static side predicted success or a failure it reached only past that import (the real
 run stopped first: that prediction cannot be checked in this environment). A real failure
 with an exception the import system does not raise (Django's ImproperlyConfigured when no
@@ -66,6 +68,19 @@ def _star_from_external(path: str, roots, mapped=()) -> bool:
                for node in ast.walk(tree))
 
 
+def _extension(module: str, roots) -> bool:
+    """Is `module` a compiled extension module in one of the roots?"""
+    parts = module.split(".")
+    for root in roots:
+        try:
+            names = os.listdir(os.path.join(root, *parts[:-1]))
+        except OSError:
+            continue
+        if any(n.endswith((".so", ".pyd")) and n.split(".", 1)[0] == parts[-1] for n in names):
+            return True
+    return False
+
+
 def external_assumption(real: Result, roots, mapped=()) -> bool:
     """Is this real failure one static analysis assumes away (see the module docstring)?
     `mapped`: top-level packages analysed although in no source root (package-dir)."""
@@ -75,6 +90,9 @@ def external_assumption(real: Result, roots, mapped=()) -> bool:
     top = err.module.partition(".")[0] if err.module else None
     if top and top not in mapped and not _found(roots, top):
         return True  # missing, failing or lacking a name: a module in no source root
+    if err.exception == "ModuleNotFoundError" and err.module and "." in err.module and \
+            _extension(err.module.rpartition(".")[0], roots):
+        return True  # a submodule an extension module is assumed to register (torch._C._VF)
     if err.exception == "NameError" and err.chain:
         return _star_from_external(err.chain[-1].file, roots, mapped)
     return False
