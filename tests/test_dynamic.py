@@ -355,3 +355,15 @@ def test_a_failure_of_run_time_values_is_not_a_disagreement(tmp_path):
     found = {(d.entry, d.mode): d.code for d in api.compare(static, dynamic)}
     assert found == {(m, mode): "IS206" for m in ("rv.settings", "rv.native")
                      for mode in ("normal", "bare")}
+
+
+def test_a_file_that_does_not_compile_agrees_whatever_the_subclass():
+    """CPython's SyntaxError (or IndentationError) names no module; the static side's names
+    the file's module: the same outcome."""
+    from importsafe.dynamic.verify import compare
+    from importsafe.model import ErrorInfo, Report, Result
+    static = Result("sx.m", "bare", "error", ErrorInfo("SyntaxError", "sx.m", None,
+                                                       "cannot parse: invalid syntax", ()))
+    real = Result("sx.m", "bare", "error", ErrorInfo("IndentationError", None, None,
+                                                     "unexpected indent", ()))
+    assert compare(Report((static,), (), "static", ()), Report((real,), (), "dynamic", ())) == ()

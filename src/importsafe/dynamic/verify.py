@@ -24,6 +24,7 @@ from ..model import Diagnostic, Report, Result
 
 RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
                                                      "IS205", "IS206")}
+SYNTAX_ERRORS = frozenset({"SyntaxError", "IndentationError", "TabError"})
 # what the import system and name lookups raise, which static analysis predicts; any other
 # exception of a real import comes from values it does not evaluate (IS206)
 IMPORT_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "ImportCycleError",
@@ -37,8 +38,12 @@ def diagnostic(code: str, file: str, line: int, message: str, entry=None, mode=N
 
 
 def outcome_key(r: Result) -> tuple:
-    """What static and dynamic results are compared on: outcome, exception, module, name."""
+    """What static and dynamic results are compared on: outcome, exception, module, name.
+    A file that does not compile is a SyntaxError whatever its subclass (IndentationError,
+    TabError) and names no module in CPython's exception."""
     if r.outcome == "error" and r.error is not None:
+        if r.error.exception in SYNTAX_ERRORS:
+            return ("error", "SyntaxError")
         return ("error", r.error.exception, r.error.module, r.error.name)
     return (r.outcome,)
 
