@@ -92,6 +92,17 @@ def _first_file(directory: str, stem: str, names: set, check: bool = False
     return None
 
 
+def _loaded(name: str, stem: str, names: set, compiled: set) -> bool:
+    """Is file `name` the one CPython loads for module `stem` (as _first_file picks it:
+    extension, then source, then stub)? `compiled`: the stems of the extension files among
+    `names`. Several extension files of one stem: each is kept, and the first wins later."""
+    if name.endswith(EXTENSION_SUFFIXES):
+        return True
+    if stem in compiled:
+        return False
+    return name.endswith(".py") or stem + ".py" not in names
+
+
 def _top_level_file(root: str, top: str) -> tuple[str, str] | None:
     try:
         names = set(os.listdir(root))
@@ -171,6 +182,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
             problems.append((directory, 1, "IS003", f"cannot read directory: {exc.strerror}"))
             continue
         names = {e.name for e in entries}
+        compiled = {n.split(".", 1)[0] for n in names if n.endswith(EXTENSION_SUFFIXES)}
         init = package_init(directory, names)
         out.append(ModuleInfo(dotted, init[0], init[1], root) if init is not None else
                    ModuleInfo(dotted, directory, "namespace", root))
@@ -197,7 +209,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
             found = _module_file_name(entry)
             if found is None or found[0] in packages:
                 continue
-            if _first_file(directory, found[0], names)[0] != entry.path:
+            if not _loaded(entry.name, found[0], names, compiled):
                 continue  # CPython loads another file of this name (extension, source, stub)
             out.append(ModuleInfo(f"{dotted}.{found[0]}", entry.path, found[1], root))
     return _dedupe(out)
