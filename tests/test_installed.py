@@ -61,3 +61,24 @@ def test_without_metadata_every_package_of_the_root_is_analysed(tmp_path):
     report = api.check([str(site / "mainpkg")], modes=("normal",))
     # otherdist imports back into the half-initialised mainpkg.mod: a real cycle, found
     assert {r.entry: r.outcome for r in report.results}["mainpkg.mod"] == "error"
+
+
+def test_verify_treats_other_distributions_as_dependencies(tmp_path):
+    """In site-packages, a failure inside another distribution's package (six.moves) comes
+    from the external assumption (IS203), as the static run treats it, although the package
+    is in the same root; with the root taken as a plain source root it would be a
+    disagreement."""
+    from importsafe.dynamic.verify import compare
+    from importsafe.model import ErrorInfo, Frame, Report, Result
+    (tmp_path / "six.py").write_text("")
+    (tmp_path / "dateutil").mkdir()
+    (tmp_path / "dateutil" / "__init__.py").write_text("")
+    ok = Result("dateutil.win", "normal", "ok")
+    real = Result("dateutil.win", "normal", "error", ErrorInfo(
+        "ImportError", "six.moves", "winreg", "cannot import name 'winreg' from 'six.moves'",
+        (Frame("dateutil.win", str(tmp_path / "dateutil" / "win.py"), 13),)))
+    roots = (str(tmp_path),)
+    static, dynamic = Report((ok,), (), "static", roots), Report((real,), (), "dynamic", roots)
+    assert [d.code for d in compare(static, dynamic)] == ["IS201"]
+    analysed = {str(tmp_path): frozenset({"dateutil"})}
+    assert [d.code for d in compare(static, dynamic, (), analysed)] == ["IS203"]

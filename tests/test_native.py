@@ -217,3 +217,18 @@ def test_a_missing_submodule_of_an_extension_is_the_extension_assumption(built):
             Frame("npkg.f", path, 1),)))
     found = compare(Report((ok,), (), "static", roots), Report((plain,), (), "dynamic", roots))
     assert [d.code for d in found] == ["IS201"]
+
+
+def test_a_name_missing_from_a_compiled_module_is_the_extension_assumption(built):
+    """Static analysis takes a compiled module of the analysed code (mypyc) to bind every
+    name asked of it: a real AttributeError or ImportError naming it is IS203."""
+    from importsafe.dynamic.verify import compare
+    from importsafe.model import ErrorInfo, Frame, Report, Result
+    ok = Result("npkg.f", "normal", "ok")
+    real = Result("npkg.f", "normal", "error", ErrorInfo(
+        "AttributeError", "npkg._ext", "Visitor",
+        "partially initialized module 'npkg._ext' has no attribute 'Visitor'",
+        (Frame("npkg.f", str(built / "f.py"), 1),)))
+    roots = (str(built.parent),)
+    found = compare(Report((ok,), (), "static", roots), Report((real,), (), "dynamic", roots))
+    assert [d.code for d in found] == ["IS203"]

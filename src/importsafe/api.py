@@ -491,9 +491,10 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
     dynamic = run(paths, modes=modes, python=python, jobs=jobs, timeout=timeout, fork=fork,
                   source_roots=source_roots, progress=progress, skip=skip,
                   target_version=target_version)
-    mapped = resolve_layout(paths, list(source_roots))[2]  # packages outside the roots
-    merged = Report(static.results, static.diagnostics + compare(static, dynamic, mapped),
-                    "verify", static.roots)
+    roots, targets, mapped = resolve_layout(paths, list(source_roots))
+    analysed = analysed_by_root(targets, roots)  # other distributions are dependencies
+    merged = Report(static.results, static.diagnostics +
+                    compare(static, dynamic, mapped, analysed), "verify", static.roots)
     return merged, dynamic
 
 

@@ -54,12 +54,15 @@ def _show(key: tuple) -> str:
     return f"{key[1]}(module={key[2]}, name={key[3]})"
 
 
-def _found(roots, top: str) -> bool:
-    return any(os.path.isdir(os.path.join(r, top)) or os.path.isfile(os.path.join(r, top + ".py"))
-               for r in roots)
+def _found(roots, top: str, analysed=None) -> bool:
+    """Is `top` analysed: in a source root, and, in an installation directory, one of the
+    analysed distribution's (`analysed`: root -> its analysed top-level names, for those
+    roots; the others' packages are dependencies, as in the static run)?"""
+    return any((os.path.isdir(os.path.join(r, top)) or os.path.isfile(os.path.join(r, top + ".py")))
+               and (analysed is None or r not in analysed or top in analysed[r]) for r in roots)
 
 
-def _star_from_external(path: str, roots, mapped=()) -> bool:
+def _star_from_external(path: str, roots, mapped=(), analysed=None) -> bool:
     """Does this file run `from M import *` with M outside the source roots?"""
     try:
         with open(path, "rb") as f:
@@ -69,7 +72,7 @@ def _star_from_external(path: str, roots, mapped=()) -> bool:
     return any(isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
                and any(a.name == "*" for a in node.names)
                and node.module.partition(".")[0] not in mapped
-               and not _found(roots, node.module.partition(".")[0])
+               and not _found(roots, node.module.partition(".")[0], analysed)
                for node in ast.walk(tree))
 
 
@@ -86,20 +89,23 @@ def _extension(module: str, roots) -> bool:
     return False
 
 
-def external_assumption(real: Result, roots, mapped=()) -> bool:
+def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
     """Is this real failure one static analysis assumes away (see the module docstring)?
     `mapped`: top-level packages analysed although in no source root (package-dir)."""
     err = real.error
     if err is None:
         return False
     top = err.module.partition(".")[0] if err.module else None
-    if top and top not in mapped and not _found(roots, top):
+    if top and top not in mapped and not _found(roots, top, analysed):
         return True  # missing, failing or lacking a name: a module in no source root
+    if err.exception in ("ImportError", "AttributeError") and err.module and \
+            _extension(err.module, roots):
+        return True  # a compiled module (mypyc) of the analysed code lacking a name
     if err.exception == "ModuleNotFoundError" and err.module and "." in err.module and \
             _extension(err.module.rpartition(".")[0], roots):
         return True  # a submodule an extension module is assumed to register (torch._C._VF)
     if err.exception == "NameError" and err.chain:
-        return _star_from_external(err.chain[-1].file, roots, mapped)
+        return _star_from_external(err.chain[-1].file, roots, mapped, analysed)
     return False
 
 
@@ -128,9 +134,12 @@ def went_past(predicted: Result, real: Result) -> bool:
     return len(ours) < len(theirs)
 
 
-def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...]:
+def compare(static: Report, dynamic: Report, mapped=(), analysed=None
+            ) -> tuple[Diagnostic, ...]:
     """One diagnostic per (entry, mode) where the static and the real outcome differ.
-    `mapped`: top-level packages in directories of their own (setuptools package-dir)."""
+    `mapped`: top-level packages in directories of their own (setuptools package-dir);
+    `analysed`: for the roots that are installation directories, the top-level names analysed
+    there (api.analysed_by_root; other distributions' packages are dependencies)."""
     real = {(r.entry, r.mode): r for r in dynamic.results}
     roots = list(static.roots or dynamic.roots)
     out: list[Diagnostic] = []
@@ -150,9 +159,9 @@ def compare(static: Report, dynamic: Report, mapped=()) -> tuple[Diagnostic, ...
         if s.outcome == "unknown":
             out.append(diagnostic("IS202", file, line, f"{what}; static: {s.reason}",
                                   s.entry, s.mode))
-        elif s.outcome == "ok" and external_assumption(d, roots, mapped):
+        elif s.outcome == "ok" and external_assumption(d, roots, mapped, analysed):
             out.append(diagnostic("IS203", file, line, what, s.entry, s.mode))
-        elif s.outcome == "error" and external_assumption(d, roots, mapped) and \
+        elif s.outcome == "error" and external_assumption(d, roots, mapped, analysed) and \
                 went_past(s, d):
             out.append(diagnostic("IS203", file, line, what + "; the static failure comes "
                                   "after that import, so it cannot be checked without the "
