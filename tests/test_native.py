@@ -232,3 +232,26 @@ def test_a_name_missing_from_a_compiled_module_is_the_extension_assumption(built
     roots = (str(built.parent),)
     found = compare(Report((ok,), (), "static", roots), Report((real,), (), "dynamic", roots))
     assert [d.code for d in found] == ["IS203"]
+
+
+def test_a_failure_in_a_compiled_module_or_an_external_one_is_the_assumption(built, tmp_path):
+    """A real failure raised at a statement importing a compiled module of the analysed code
+    (its init read a bare package: numpy.random._bounded_integers), or inside an external
+    module's own code, comes from what static analysis assumes of such modules: IS203."""
+    from importsafe.dynamic.verify import compare
+    from importsafe.model import ErrorInfo, Frame, Report, Result
+    (built / "g.py").write_text("X = 1\nfrom . import _ext\n")
+    roots = (str(built.parent),)
+    ok = Result("npkg.g", "bare", "ok")
+
+    def failing(frame):
+        return Result("npkg.g", "bare", "error", ErrorInfo(
+            "AttributeError", "npkg", "dtype", "module 'npkg' has no attribute 'dtype'",
+            (frame,)))
+    static = Report((ok,), (), "static", roots)
+    at_import = failing(Frame("npkg.g", str(built / "g.py"), 2))
+    elsewhere = failing(Frame("npkg.g", str(built / "g.py"), 1))
+    external = failing(Frame("hypothesis.extra.numpy", str(tmp_path / "numpy.py"), 110))
+    codes = [[d.code for d in compare(static, Report((r,), (), "dynamic", roots))]
+             for r in (at_import, elsewhere, external)]
+    assert codes == [["IS203"], ["IS201"], ["IS203"]]

@@ -89,6 +89,37 @@ def _extension(module: str, roots) -> bool:
     return False
 
 
+def _imports_extension(frame, roots) -> bool:
+    """Does the statement at `frame` (module, file, line) import a compiled module of the
+    roots? Then a failure there may be raised by that module's init."""
+    try:
+        with open(frame.file, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    package = frame.module if os.path.basename(frame.file).startswith("__init__.") \
+        else frame.module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) != frame.line:
+            continue
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                if node.level - 1 > len(parts):
+                    continue
+                head = ".".join(parts[:len(parts) - (node.level - 1)])
+                base = f"{head}.{base}" if base else head
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
+        else:
+            continue
+        if any(name and _extension(name, roots) for name in names):
+            return True
+    return False
+
+
 def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
     """Is this real failure one static analysis assumes away (see the module docstring)?
     `mapped`: top-level packages analysed although in no source root (package-dir)."""
@@ -101,6 +132,13 @@ def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
     if err.exception in ("ImportError", "AttributeError") and err.module and \
             _extension(err.module, roots):
         return True  # a compiled module (mypyc) of the analysed code lacking a name
+    if err.chain:
+        where = err.chain[-1]
+        if where.module and not _found(roots, where.module.partition(".")[0], analysed) \
+                and where.module.partition(".")[0] not in mapped:
+            return True  # raised by an external module's own code (it imported back)
+        if _imports_extension(where, roots):
+            return True  # raised by a compiled module's init (it read a bare package)
     if err.exception == "ModuleNotFoundError" and err.module and "." in err.module and \
             _extension(err.module.rpartition(".")[0], roots):
         return True  # a submodule an extension module is assumed to register (torch._C._VF)
