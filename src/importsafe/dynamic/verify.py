@@ -3,9 +3,10 @@
 Compared per (entry, mode): (outcome, exception, module, name). Not every difference is a
 disagreement: static analysis answers `unknown` where it cannot decide (no claim: IS202,
 info), and it assumes that a module outside the source roots imports fine and binds every
-name asked of it, and that an extension module may register submodules of its own (a
-real `No module named 'torch._C._dynamo'` in bare mode, where torch's `__init__` did not
-register it); a real failure that comes from that assumption is IS203 (info), whether
+name asked of it, and that a compiled module (an extension, or mypyc) imports fine, binds
+every name asked of it and may register submodules of its own (a real `No module named
+'torch._C._dynamo'` in bare mode, where torch's `__init__` did not register it); a real
+failure that comes from that assumption is IS203 (info), whether
 the static side predicted success or a failure it reached only past that import (the real
 run stopped first: that prediction cannot be checked in this environment). A real failure
 with an exception the import system does not raise (Django's ImproperlyConfigured when no
