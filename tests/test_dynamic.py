@@ -355,6 +355,13 @@ def test_a_failure_of_run_time_values_is_not_a_disagreement(tmp_path):
     found = {(d.entry, d.mode): d.code for d in api.compare(static, dynamic)}
     assert found == {(m, mode): "IS206" for m in ("rv.settings", "rv.native")
                      for mode in ("normal", "bare")}
+    from importsafe.dynamic.verify import run_time_failure
+    from importsafe.model import ErrorInfo, Result
+    symbol = Result("rv.osx", "normal", "error", ErrorInfo(
+        "AttributeError", None, "objc_getClass", "undefined symbol: objc_getClass", ()))
+    of_module = Result("rv.osx", "normal", "error", ErrorInfo(
+        "AttributeError", "rv", "X", "module 'rv' has no attribute 'X'", ()))
+    assert run_time_failure(symbol) and not run_time_failure(of_module)
 
 
 def test_a_file_that_does_not_compile_agrees_whatever_the_subclass():

@@ -13,7 +13,8 @@ with an exception the import system does not raise (Django's ImproperlyConfigure
 settings are configured, a native library that cannot be loaded, a KeyError) comes from
 run-time values, which static analysis does not evaluate: IS206 (info), on the same
 conditions; so does an ImportError that the code raises itself, naming no module ("Could not
-find the GEOS library"). Every other difference is IS201 (error).
+find the GEOS library"), and an AttributeError of an object that is no module (a ctypes
+library without a symbol). Every other difference is IS201 (error).
 """
 from __future__ import annotations
 
@@ -150,13 +151,14 @@ def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
 
 def run_time_failure(real: Result) -> bool:
     """Did the real import fail on run-time values (see the module docstring)? An exception
-    the import system does not raise, or an ImportError raised by the code itself (the import
-    system's name a module: Django's "Could not find the GEOS library" names none)."""
+    the import system does not raise, an ImportError raised by the code itself (the import
+    system's name a module: Django's "Could not find the GEOS library" names none), or an
+    AttributeError of an object that is no module (a ctypes library lacking a symbol)."""
     err = real.error
     if err is None:
         return False
     return err.exception not in IMPORT_EXCEPTIONS or (
-        err.exception == "ImportError" and err.module is None and err.name is None)
+        err.exception in ("ImportError", "AttributeError") and err.module is None)
 
 
 def went_past(predicted: Result, real: Result) -> bool:
