@@ -44,7 +44,8 @@ class Expectation:
 def read_expected(case_dir: Path) -> list[Expectation]:
     """Parse `expected.txt`: `entry mode ok` or `entry mode Exception module name`, `-` for None,
     optional trailing `static=unknown` (undecidable statically) or `static=ok` (the failure
-    comes from an external module, which static analysis assumes importable); `#` starts a
+    comes from an external module, which static analysis assumes importable, or from code
+    it does not replay, such as a class's `__init__`); `#` starts a
     comment."""
     out = []
     for raw in (case_dir / "expected.txt").read_text().splitlines():
