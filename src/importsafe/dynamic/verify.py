@@ -23,6 +23,7 @@ import os
 
 from ..diagnose import RULES, Rule
 from ..model import Diagnostic, Report, Result
+from ..static.facts import resolve_relative
 
 RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
                                                      "IS205", "IS206")}
@@ -107,13 +108,9 @@ def _imports_extension(frame, roots) -> bool:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                if node.level - 1 > len(parts):
-                    continue
-                head = ".".join(parts[:len(parts) - (node.level - 1)])
-                base = f"{head}.{base}" if base else head
+            base = resolve_relative(node.module, node.level, package)
+            if base is None:
+                continue
             names = [base, *(f"{base}.{a.name}" for a in node.names)]
         else:
             continue
