@@ -305,6 +305,15 @@ class _Extractor:
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
         self.bind(names, line, out, scope)
 
+    def _own_sys_modules_entry(self, target) -> bool:
+        """Is `target` `sys.modules[__name__]` or `sys.modules["<this module's name>"]`?"""
+        if not isinstance(target, ast.Subscript) or \
+                attr_chain(target.value) != ("sys", ("modules",)):
+            return False
+        key = target.slice
+        return attr_chain(key) == ("__name__", ()) or (
+            isinstance(key, ast.Constant) and key.value == self.name)
+
     def _value_of(self, value, targets) -> tuple | None:
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in (
                 "__all__", "__lazy_modules__"):
@@ -345,6 +354,13 @@ class _Extractor:
                 names.append(target.id)
             else:
                 self.expr(target, out, scope)
+                if scope == "module" and self._own_sys_modules_entry(target):
+                    # `del sys.modules[__name__]`, then something else is put there (twisted's
+                    # reactor: installReactor): importers get that object, as when the module
+                    # replaces itself
+                    self.registers = True
+                    out.append(Dynamic(node.lineno, "the module takes itself out of "
+                                       "sys.modules", replaces=True))
         if names:
             out.append(Del(node.lineno, tuple(names)))
 

@@ -1,0 +1,3 @@
+import rp.reactor
+
+listen = rp.reactor.listenTCP
