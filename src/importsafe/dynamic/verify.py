@@ -23,6 +23,7 @@ import os
 
 from ..diagnose import RULES, Rule
 from ..model import Diagnostic, Report, Result
+from ..static.discover import EXTENSION_SUFFIXES, loaded_file
 from ..static.facts import resolve_relative
 
 RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
@@ -80,14 +81,11 @@ def _star_from_external(path: str, roots, mapped=(), analysed=None) -> bool:
 
 
 def _extension(module: str, roots) -> bool:
-    """Is `module` a compiled extension module in one of the roots?"""
+    """Is `module` a compiled extension module in one of the roots (as the scan finds it)?"""
     parts = module.split(".")
     for root in roots:
-        try:
-            names = os.listdir(os.path.join(root, *parts[:-1]))
-        except OSError:
-            continue
-        if any(n.endswith((".so", ".pyd")) and n.split(".", 1)[0] == parts[-1] for n in names):
+        found = loaded_file(os.path.join(root, *parts[:-1]), parts[-1])
+        if found is not None and found[0].endswith(EXTENSION_SUFFIXES):
             return True
     return False
 

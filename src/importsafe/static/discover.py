@@ -65,50 +65,41 @@ def package_init(directory: str, names=None) -> tuple[str, str] | None:
     extension modules before source (a package compiled in place by mypyc or Cython: then the
     package is opaque), or None for a directory without one. `names`: its listing, when the
     caller has it."""
-    if names is None:
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            return None
-    found = _first_file(directory, "__init__", set(names), check=True)
+    found = loaded_file(directory, "__init__", names)
     if found is None:
         return None
     return found[0], "opaque-package" if found[1] == "opaque" else "package"
 
 
-def _first_file(directory: str, stem: str, names: set, check: bool = False
-                ) -> tuple[str, str] | None:
+def loaded_file(directory: str, stem: str, names=None) -> tuple[str, str] | None:
     """(path, kind) of the file CPython's FileFinder loads for module `stem` in `directory`
-    (`names`: its listing): an extension module (opaque), else source; a stub (`.pyi`) alone
-    counts as opaque (the module is taken to exist, as compiled ones ship stubs). With
-    `check`, only a name that is a file counts."""
-    extensions = sorted(n for n in names if n.startswith(stem + ".") and
-                        n.endswith(EXTENSION_SUFFIXES) and n.split(".", 1)[0] == stem)
-    for name in (*extensions, stem + ".py", stem + ".pyi"):
-        if name in names:
-            path = os.path.join(directory, name)
-            if not check or os.path.isfile(path):
-                return path, "module" if name.endswith(".py") else "opaque"
-    return None
-
-
-def _loaded(name: str, stem: str, names: set, compiled: set) -> bool:
-    """Is file `name` the one CPython loads for module `stem` (as _first_file picks it:
-    extension, then source, then stub)? `compiled`: the stems of the extension files among
-    `names`. Several extension files of one stem: each is kept, and the first wins later."""
-    if name.endswith(EXTENSION_SUFFIXES):
-        return True
-    if stem in compiled:
-        return False
-    return name.endswith(".py") or stem + ".py" not in names
-
-
-def _top_level_file(root: str, top: str) -> tuple[str, str] | None:
-    try:
-        names = set(os.listdir(root))
-    except OSError:
+    (see chosen_files), among the names of `names` (its listing; listed now by default)
+    that are files."""
+    if names is None:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            return None
+    name = chosen_files(n for n in names if n.partition(".")[0] == stem and
+                        os.path.isfile(os.path.join(directory, n))).get(stem)
+    if name is None:
         return None
-    return _first_file(root, top, names, check=True)
+    return os.path.join(directory, name), "module" if name.endswith(".py") else "opaque"
+
+
+def chosen_files(names) -> dict[str, str]:
+    """Module name -> the file among `names` CPython's FileFinder loads for it: an extension
+    module (`.so`, `.pyd`; opaque) before source (`.py`); a stub (`.pyi`) alone counts as
+    opaque (the module is taken to exist, as compiled ones ship stubs). Of several extension
+    files of one name, the first by name."""
+    best: dict[str, tuple[int, str]] = {}
+    for name in sorted(names):
+        stem = name.partition(".")[0]
+        rank = 0 if name.endswith(EXTENSION_SUFFIXES) else 1 if name == stem + ".py" else \
+            2 if name.endswith(".pyi") else None
+        if rank is not None and (stem not in best or rank < best[stem][0]):
+            best[stem] = (rank, name)
+    return {stem: name for stem, (_, name) in best.items()}
 
 
 def _module_file_name(entry: os.DirEntry) -> tuple[str, str] | None:
@@ -161,7 +152,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
     out: list[ModuleInfo] = []
     base = base or os.path.join(root, top)
     if not os.path.isdir(base):
-        found = _top_level_file(root, top)
+        found = loaded_file(root, top)
         return [ModuleInfo(top, found[0], found[1], root)] if found else out
     seen: set[tuple[int, int]] = set()
     stack = [(base, top)]
@@ -182,7 +173,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
             problems.append((directory, 1, "IS003", f"cannot read directory: {exc.strerror}"))
             continue
         names = {e.name for e in entries}
-        compiled = {n.split(".", 1)[0] for n in names if n.endswith(EXTENSION_SUFFIXES)}
+        chosen = chosen_files(names)
         init = package_init(directory, names)
         out.append(ModuleInfo(dotted, init[0], init[1], root) if init is not None else
                    ModuleInfo(dotted, directory, "namespace", root))
@@ -209,7 +200,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
             found = _module_file_name(entry)
             if found is None or found[0] in packages:
                 continue
-            if not _loaded(entry.name, found[0], names, compiled):
+            if chosen.get(found[0]) != entry.name:
                 continue  # CPython loads another file of this name (extension, source, stub)
             out.append(ModuleInfo(f"{dotted}.{found[0]}", entry.path, found[1], root))
     return _dedupe(out)
