@@ -287,7 +287,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
             if (r.entry, r.mode) in valid and hint_holds(r, program, mask, bit):
                 known[(r.entry, r.mode)] = (r, mask)
     missing = [pair for pair in todo if pair not in known]
-    reused = {e: found for (e, m), found in known.items() if m == "normal"}
+    # normal-mode results as simulate_pairs takes them: (result, modules, loaded) each
+    reused = {e: (*found, None) for (e, m), found in known.items() if m == "normal"}
     # top-level packages whose normal first import failed last time: every normal entry below
     # likely takes that result again, so it may be the only simulation this run makes, and
     # recording it for the memo would be wasted (results are the same without the memo)

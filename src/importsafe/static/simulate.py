@@ -672,9 +672,9 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
     - a top-level module's bare run, which has no ancestor to leave out, is its normal run.
 
     Ancestors are simulated here when neither among the pairs nor in `normal` (module -> its
-    normal (result, modules), as the caller already has them)."""
-    known = {entry: (*found[:2], found[2] if len(found) > 2 else None)
-             for entry, found in (normal or {}).items()}
+    normal (result, modules, loaded) as simulate_modules gives them, where the caller already
+    has them)."""
+    known = dict(normal or {})
     out = []
     for entry, mode in pairs:
         found = None
