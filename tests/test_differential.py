@@ -7,6 +7,7 @@ must agree everywhere. A mismatch prints the command that recreates its package.
 """
 from __future__ import annotations
 
+import compileall
 import os
 import re
 from collections import Counter
@@ -17,6 +18,9 @@ import pytest
 
 import randpkg
 from support import outcome_key, run_cpython
+
+from importsafe.static.bytecode import compiled_before
+from importsafe.static.skim import skim
 
 MODES = ("normal", "bare", "lazy")  # lazy: PEP 810 emulated on this interpreter (lazyemu.py)
 N = int(os.environ.get("IMPORTSAFE_DIFF_N", "300"))
@@ -130,6 +134,15 @@ def test_static_prediction_matches_cpython(tmp_path, capsys):
     per_mode: Counter = Counter()  # (mode, "agree" | "total")
     explicit = sum(any("lazy " in p.read_text() for p in pkg.rglob("*.py"))
                    for pkg, _ in real.values())
+    # every other package gets bytecode, as an installed one has: the check then parses its
+    # sources without function bodies (skim.py), and must predict the same
+    skimmed = 0
+    for seed, (pkg, _) in real.items():
+        if seed % 2:
+            compileall.compile_dir(str(pkg), quiet=2)
+            skimmed += sum(compiled_before(str(p), p.read_bytes()) and skim(p.read_bytes())
+                           is not None for p in pkg.rglob("*.py"))
+    assert skimmed >= N, f"only {skimmed} files of {N // 2} packages would be skimmed"
     for seed, (pkg, results) in real.items():
         try:
             report = check([pkg], modes=MODES)
@@ -165,7 +178,8 @@ def test_static_prediction_matches_cpython(tmp_path, capsys):
               f"{len(real)} packages; {distribution(real)}")
         print("  by mode: " + ", ".join(
             f"{m} {per_mode[m, 'agree']}/{per_mode[m, 'total']}" for m in MODES)
-            + f" (lazy: PEP 810 emulation); {explicit} packages write explicit `lazy` imports")
+            + f" (lazy: PEP 810 emulation); {explicit} packages write explicit `lazy` imports;"
+            f" {skimmed} files parsed without function bodies (bytecode present)")
 
     if mismatches:
         lines = [f"{len(mismatches)} of {total} (entry, mode) disagree; the first ones:"]

@@ -17,6 +17,7 @@ from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
 from .parallel import map_slices, no_cyclic_gc
 from .shard import take_shard
+from .static.bytecode import compiled_before
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, LazyFacts, ModuleFacts, summary, summary_items
 from .static.facts import facts_from_source
@@ -38,8 +39,12 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
     def make(source: bytes, digest: str | None) -> ModuleFacts:
         # the digest and the function-level imports serve only the results cache, which
         # exists exactly when the facts cache does
+        # a source CPython compiled before has no syntax error to find in a function body:
+        # facts with stubs need not parse the bodies then (skim.py)
+        compiles = not bodies and compiled_before(info.path, source)
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
-                                  target_version, bodies, nested=cache is not None)
+                                  target_version, bodies, nested=cache is not None,
+                                  compiles=compiles)
         return replace(facts, digest=digest) if digest is not None else facts
 
     def unreadable(exc: OSError) -> ModuleFacts:

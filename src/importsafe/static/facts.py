@@ -18,6 +18,7 @@ from .events import (
 from .exprs import attr_chain, expr_events, target_events
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
+from .skim import cuts_hold, skim
 
 def resolve_relative(module: str | None, level: int, package: str) -> str | None:
     """importlib._bootstrap._resolve_name; None when it climbs above the top-level package."""
@@ -51,7 +52,8 @@ class _Extractor:
         self.consts: dict[str, object] = {}
         self.flow = "live"
         self.tree: ast.Module | None = None
-        self._global_names: set[str] | None = None  # declared global/nonlocal, when needed
+        self.source: bytes | str | None = None  # the module's text, for global_names()
+        self._global_names: frozenset[str] | None = None
         self.here: tuple | None = None  # (statements of the current block, current index)
         self.loop_values: dict[str, tuple] = {}  # loop variables over literal values, here
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
@@ -60,13 +62,20 @@ class _Extractor:
         """_key_prefix, also through a name assigned such a string earlier in the same
         block (and declared global by no function, which could rebind it in between)."""
         if isinstance(node, ast.Name) and self.tree is not None:
-            if self._global_names is None:
-                self._global_names = {n for s in ast.walk(self.tree) if isinstance(
-                    s, (ast.Global, ast.Nonlocal)) for n in s.names}
             found = _assigned_before(*self.here, node.id) \
-                if self.here and node.id not in self._global_names else None
+                if self.here and node.id not in self.global_names() else None
             return (found, False) if found else None
         return _key_prefix(node)
+
+    def global_names(self) -> frozenset[str]:
+        """Every name some `global` / `nonlocal` statement of the module may declare, found in
+        its text (function bodies may not have been parsed: skim.py); when needed."""
+        if self._global_names is None:
+            self._global_names = declared_global(self.source) if self.source is not None \
+                else frozenset(n for s in ast.walk(self.tree) if isinstance(
+                    s, (ast.Global, ast.Nonlocal)) for n in s.names) if self.tree is not None \
+                else frozenset()
+        return self._global_names
 
     # -- blocks ---------------------------------------------------------------------------
     def block(self, stmts, guard: str, scope: str) -> tuple:
@@ -418,7 +427,8 @@ class _Extractor:
             values = _literal_values(node.iter)
             var = node.target.id if isinstance(node.target, ast.Name) else None
             known = values is not None and var is not None and \
-                var not in {n for s in node.body for n in names_bound_in(s)}
+                var not in {n for s in node.body for n in names_bound_in(s)} and \
+                var not in self.global_names()
             saved = self.loop_values
             if known:  # `for i in range(2, 7): globals()[f"List{i}"] = ...` binds 5 names
                 self.loop_values = {**saved, var: values}
@@ -603,8 +613,19 @@ def _expand_key(node, loop_values: dict) -> tuple[str, ...] | None:
 
 
 def names_bound_in(tree: ast.AST):
-    """Every name that code under `tree` binds or declares global."""
-    for node in ast.walk(tree):
+    """Every name that code under `tree` binds in the scope it runs in, but none bound inside
+    a function body (its locals; whether a body declares a name global, the caller asks
+    _Extractor.global_names, as the body may not have been parsed). Like ast.walk otherwise,
+    so a def's decorators, defaults and annotations count."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(child for field, child in ast.iter_fields(node) if field != "body"
+                         for child in (child if isinstance(child, list) else (child,))
+                         if isinstance(child, ast.AST))
+        else:
+            stack.extend(ast.iter_child_nodes(node))
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
         elif isinstance(node, ast.arg):
@@ -632,6 +653,18 @@ def _assigned_before(stmts, index: int, name: str) -> str | None:
         if name in names_bound_in(stmt):
             return None
     return None
+
+
+_DECLARED = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w, \t]|\\\n)+)")
+
+
+def declared_global(source: bytes | str) -> frozenset[str]:
+    """Names after `global` / `nonlocal` anywhere in the text: a superset of the declared."""
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    if "global" not in text and "nonlocal" not in text:
+        return frozenset()
+    return frozenset(name for found in _DECLARED.findall(text)
+                     for name in re.split(r"[\s,\\]+", found) if name.isidentifier())
 
 
 def _is_globals_call(node) -> bool:
@@ -694,9 +727,11 @@ def _breaks(body) -> bool:
 def extract(tree: ast.Module, name: str, path: str, is_package: bool,
             target: TargetVersion = (3, 11), bodies: bool = True,
             lazy_lines: frozenset[int] = frozenset(),
-            type_params: dict[int, frozenset[str]] | None = None) -> ModuleFacts:
-    """Facts of one parsed module. Without `bodies`, module-level functions get stubs
-    (body None) that the simulator loads on the first call at import time."""
+            type_params: dict[int, frozenset[str]] | None = None,
+            source: bytes | str | None = None) -> ModuleFacts:
+    """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
+    functions get stubs (body None) that the simulator loads on the first call at import
+    time."""
     future = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and
                  any(a.name == "annotations" for a in s.names) for s in tree.body)
     ex = _Extractor(name, is_package, target, future)
@@ -704,6 +739,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     ex.lazy_lines = lazy_lines
     ex.type_params = type_params or {}
     ex.tree = tree
+    ex.source = source
     body = ex.block(tree.body, TOP, "module")
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,
@@ -713,11 +749,43 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
                       target: TargetVersion = (3, 11), bodies: bool = True,
-                      nested: bool = True) -> ModuleFacts:
+                      nested: bool = True, compiles: bool = False) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem.
-    `nested`: also find the imports below the top level (for the results cache)."""
+    `nested`: also find the imports below the top level (for the results cache).
+    `compiles`: the caller knows the source compiles (bytecode.compiled_before), so without
+    `bodies` the function bodies need not be parsed at all (skim.py)."""
+    facts = None
+    if compiles and not bodies and isinstance(source, bytes):
+        facts = _skimmed_facts(source, name, path, is_package, target)
+    if facts is None:
+        facts = _parsed_facts(source, name, path, is_package, target, bodies)
+    if not nested or facts.problem is not None:
+        return facts
+    below = indented_imports(source, name, is_package) - facts.imports
+    return replace(facts, nested_imports=below) if below else facts
+
+
+def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
+                   target: TargetVersion) -> ModuleFacts | None:
+    """Facts with stub functions from the source with its function bodies cut (skim.py), or
+    None when nothing was cut or a cut does not show as made: the caller parses it all."""
+    skimmed = skim(source)
+    if skimmed is None:
+        return None
+    try:
+        tree = ast.parse(skimmed[0], filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not cuts_hold(tree, skimmed[1]):
+        return None
+    return extract(tree, name, path, is_package, target, False, source=source)
+
+
+def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
+                  target: TargetVersion, bodies: bool) -> ModuleFacts:
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
+    text = source  # what was parsed
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
@@ -725,8 +793,8 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
         try:
             if lowered is None:
                 raise exc
-            tree, lazy_lines = ast.parse(lowered[0], filename=path), lowered[1]
-            type_params = lowered[2]
+            text, lazy_lines, type_params = lowered
+            tree = ast.parse(text, filename=path)
         except SyntaxError:
             problem = FileProblem("IS001", exc.lineno or 1, f"cannot parse: {exc.msg}")
             return ModuleFacts(name, path, is_package, (), problem=problem)
@@ -736,11 +804,8 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
     except RecursionError:
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
-    facts = extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params)
-    if not nested:
-        return facts
-    below = indented_imports(source, name, is_package) - facts.imports
-    return replace(facts, nested_imports=below) if below else facts
+    return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params,
+                   source=text)
 
 
 _INDENTED_IMPORT = re.compile(

@@ -1,0 +1,163 @@
+"""Function bodies cut out of a module's source before it is parsed (issue 6: the cold check).
+
+Importing a module runs its top level and its class bodies, never a function body: the fact
+extractor keeps functions as stubs and loads a body only when a call at import time runs it.
+Yet `ast.parse` builds every body, about four fifths of a typical module's nodes. `skim`
+replaces each function body by one `pass` with the same number of lines, so line and column
+numbers of everything else are unchanged and only what the extractor reads is built (Django:
+`ast.parse` of the skimmed sources takes a fifth of the time).
+
+Cutting a body also cuts any syntax error in it. So only a source that is known to compile may
+be skimmed (the caller's proof: bytecode.compiled_before), and `cuts_hold` checks on the
+parsed tree that every cut left exactly a `pass` body where it was made. What the scanner cannot
+be sure of keeps its text: a body whose end lies inside brackets or after a backslash, or one
+on the line of its `def`; the whole file, if it has tabs or form feeds in indentation, a `\\r`,
+or a quote the scanner could not pair with its string.
+
+A hand-written scanner (regular expressions over bytes, with strings and comments masked)
+because no tokenizer is cheaper than the parse it would save: `tokenize` makes one Python
+object per token.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+# a string (single or triple quoted, escapes and backslash-newlines inside; a prefix such as
+# rb stays, as letters) or a comment; masked before the structure is read, so that nothing
+# inside one counts. Escapes end no string, raw or not, as in CPython's tokenizer
+_STRING_OR_COMMENT = re.compile(
+    rb"#[^\n]*"
+    rb'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
+    rb"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
+    rb'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+    rb"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'", re.S)
+# a string's text after its first byte: \x01, newlines kept. A line that starts inside a string
+# then starts with \x01 and is no statement; its first byte keeps a string statement visible
+_FILL = bytes(10 if i == 10 else 1 for i in range(256))
+# the keyword of a def statement, if only spaces or `async` come before it on its line (checked
+# apart: a pattern that opens with a newline or `^` is tried at every line, ten times slower)
+_DEF = re.compile(rb"\bdef[ \t]")
+_ASYNC = re.compile(rb" *async[ \t]+")
+_HEADER = re.compile(rb"[()\[\]{}:]")
+_UNSURE_INDENT = re.compile(rb"(?:^|\n) *[\t\f]")
+_OPEN, _CLOSE = b"([{", b")]}"
+
+
+def _mask(match: re.Match) -> bytes:
+    text = match.group()
+    if text[0] == 35:  # "#": a comment is blank
+        return b" " * len(text)
+    return b"x" + text[1:].translate(_FILL)
+
+
+def masked(source: bytes) -> bytes | None:
+    """`source` with strings and comments masked, byte for byte; None when the scanner could
+    not read it surely."""
+    if b"\r" in source:
+        return None
+    text = _STRING_OR_COMMENT.sub(_mask, source)
+    if b'"' in text or b"'" in text:
+        return None
+    if (b"\t" in text or b"\f" in text) and _UNSURE_INDENT.search(text):
+        return None
+    return text
+
+
+_dedents: dict[int, re.Pattern] = {}
+
+
+def _dedent(indent: int) -> re.Pattern:
+    """The newline before the next statement line indented `indent` columns or fewer."""
+    found = _dedents.get(indent)
+    if found is None:
+        found = _dedents[indent] = re.compile(rb"\n {0,%d}(?=[^ \n\x01])" % indent)
+    return found
+
+
+def skim(source: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]] | None:
+    """(the source with every function body that is not inside another cut to `pass`, the
+    cuts as (line of the def, line of its `pass`)), or None when nothing was cut."""
+    text = masked(source)
+    if text is None:
+        return None
+    text = b"\n" + text  # every def line follows a newline; offsets in text are one more
+    pieces: list[bytes] = []
+    cuts: list[tuple[int, int]] = []
+    done = 0  # source[:done] is in pieces
+    line, line_at = 1, 0  # line number of offset line_at
+    count = text.count
+    for match in _DEF.finditer(text):
+        start = text.rfind(b"\n", 0, match.start())  # before the def line: source[start] opens it
+        if start < done:
+            continue  # inside a body already cut
+        before = text[start + 1:match.start()]
+        indent = len(before) - len(before.lstrip(b" "))
+        if indent < len(before) and not _ASYNC.fullmatch(before):
+            continue  # `def` not at the start of its line: a name, or inside brackets
+        colon = _header_end(text, match.end())
+        if colon < 0:
+            continue
+        eol = text.find(b"\n", colon)
+        if eol < 0 or text[colon + 1:eol].strip():
+            continue  # `def f(): ...` on one line: nothing worth cutting
+        found = _dedent(indent).search(text, eol)
+        end = found.start() if found is not None else len(text)
+        if end <= eol or text[end - 1] == 92 or count(b"(", eol, end) != count(b")", eol, end) \
+                or count(b"[", eol, end) != count(b"]", eol, end) \
+                or count(b"{", eol, end) != count(b"}", eol, end):  # 92: "\\"
+            continue  # the next statement line at this indentation is a continuation
+        line += count(b"\n", line_at, start)
+        line_at = start
+        def_line = line  # the line holding text[start + 1]
+        pass_line = def_line + count(b"\n", start + 1, eol) + 1
+        pieces += (source[done:eol], b" " * (indent + 1), b"pass",
+                   b"\n" * count(b"\n", eol + 1, end))
+        cuts.append((def_line, pass_line))
+        done = end - 1
+    if not cuts:
+        return None
+    pieces.append(source[done:])  # text[i] is source[i - 1]
+    return b"".join(pieces), tuple(cuts)
+
+
+def _header_end(text: bytes, at: int) -> int:
+    """Offset of the colon that ends the def header starting at `at`, or -1."""
+    depth = 0
+    for found in _HEADER.finditer(text, at):
+        char = found.group()
+        if char == b":":
+            if depth == 0:
+                return found.start()
+        elif char in _OPEN:
+            depth += 1
+        else:
+            depth -= 1
+            if depth < 0:
+                return -1
+    return -1
+
+
+def cuts_hold(tree: ast.Module, cuts: tuple[tuple[int, int], ...]) -> bool:
+    """Does every cut show in the parsed tree as a def on its line whose body is the single
+    `pass` on the line the cut put it?"""
+    defs: dict[int, ast.AST] = {}
+    stack: list = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs[node.lineno] = node
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()) or ())
+    for def_line, pass_line in cuts:
+        node = defs.get(def_line)
+        if node is None or len(node.body) != 1:
+            return False
+        body = node.body[0]
+        if body.__class__ is not ast.Pass or body.lineno != pass_line:
+            return False
+    return True
+
+
+__all__ = ["skim", "masked", "cuts_hold"]

@@ -1,0 +1,161 @@
+"""Function bodies cut before parsing (static/skim.py) when bytecode proves the source compiles
+(static/bytecode.py): the facts must be exactly those of the full parse, and a syntax error in
+a body must still be found whenever CPython would meet it."""
+from __future__ import annotations
+
+import ast
+import os
+import py_compile
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import importsafe
+from importsafe.static.bytecode import bytecode_paths, compiled_before
+from importsafe.static.facts import facts_from_source
+from importsafe.static.skim import cuts_hold, masked, skim
+from test_cli import write
+
+
+def both(source: bytes):
+    """(facts from the whole parse, facts from the skimmed parse), as text (FunctionFacts
+    compare by identity)."""
+    full = facts_from_source(source, "m", "m.py", False, bodies=False)
+    fast = facts_from_source(source, "m", "m.py", False, bodies=False, compiles=True)
+    return repr(full), repr(fast)
+
+
+def cut_lines(source: bytes) -> list[int]:
+    """The def lines skim cuts, after checking the cut source parses with the cuts in it."""
+    found = skim(source)
+    if found is None:
+        return []
+    tree = ast.parse(found[0])
+    assert cuts_hold(tree, found[1])
+    assert found[0].count(b"\n") == source.count(b"\n")
+    return [line for line, _ in found[1]]
+
+
+CASES = {
+    "methods, async, decorators": (b"import os\n@dec(1)\ndef f(a=os.sep, *b: int) -> X:\n"
+                                   b"    return a\nclass C(Base):\n    x = f()\n"
+                                   b"    async def g(self):\n        await h()\n\n"
+                                   b"    @property\n    def p(self):\n        return 1\n"
+                                   b"Y = C.x\n", [3, 7, 11]),
+    "nested def: the outer one is cut": (b"def f():\n    def g():\n        return 1\n"
+                                         b"    return g\nZ = 2\n", [1]),
+    "def under if / else": (b"if A:\n    def f():\n        pass\nelse:\n    def f():\n"
+                            b"        return 2\nimport b\n", [2, 5]),
+    "one-line def is kept": (b"def f(): return 1\nimport a\n", []),
+    "multi-line header with colons inside": (b"def f(\n    a: dict = {'k': 1},\n"
+                                             b"    b=lambda x: x,\n) -> list[int]:\n"
+                                             b"    return [a]\nfrom . import c\n", [1]),
+    "string at column 0 inside a body": (b'def f():\n    s = """\nimport gone\ndef nope():\n'
+                                         b'"""\n    return s\nimport kept\n', [1]),
+    "def inside a module-level string is no def": (b'DOC = """\ndef f():\n    import x\n"""\n'
+                                                   b'import y\n', []),
+    "comment at column 0 inside a body": (b"def f():\n    a = 1\n# note\n    return a\n"
+                                          b"import z\n", [1]),
+    "brackets continued at column 0: kept": (b"def f():\n    x = [\n1, 2]\n    return x\n"
+                                             b"import w\n", []),
+    "backslash continued at column 0: kept": (b"def f():\n    x = 1 + \\\n2\n    return x\n"
+                                              b"import v\n", []),
+    "body at the end of a file without newline": (b"import a\ndef f():\n    return 1", [2]),
+    "hash and quotes mixed": (b"def f():\n    return '#' + \"'\"  # it's\nX = '\"\"\"'\n"
+                              b"def g():\n    return r'\\'' + b'\\\\'\nimport u\n", [1, 4]),
+    "global in a body": (b"for i in (1, 2):\n    def f():\n        global i\n        i = 3\n"
+                         b"    globals()[f'n{i}'] = i\n", [2]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_skimmed_facts_equal_the_full_parse(name):
+    source, expected_cuts = CASES[name]
+    assert cut_lines(source) == expected_cuts
+    full, fast = both(source)
+    assert full == fast
+
+
+@pytest.mark.parametrize("source", [b"def f():\n\treturn 1\nimport a\n",  # tab indentation
+                                    b"def f():\r\n    return 1\r\nimport a\r\n",
+                                    b"def f():\n    return 'unclosed\nimport a\n"])
+def test_what_the_scanner_cannot_read_surely_is_parsed_whole(source):
+    assert masked(source) is None and skim(source) is None
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 701 f-strings")
+def test_nested_quotes_in_f_strings():
+    source = b'def f(x):\n    return f"{x["a"]}"\ndef g():\n    return f"{\'#\'}"\nimport a\n'
+    full, fast = both(source)
+    assert full == fast
+
+
+def test_stdlib_sources_give_the_same_facts_skimmed():
+    """Every 4th module of this interpreter's standard library: wherever skim cuts, the facts
+    are those of the whole parse; and it cuts nearly every file that has a def."""
+    lib = Path(ast.__file__).parent
+    files = sorted(p for p in lib.glob("*.py"))[::4] + sorted(lib.glob("json/*.py")) + \
+        sorted(lib.glob("asyncio/*.py"))[::3]
+    with_defs = cut = 0
+    for path in files:
+        source = path.read_bytes()
+        if b"def " not in source:
+            continue
+        with_defs += 1
+        if skim(source) is None:
+            continue
+        cut += 1
+        full = facts_from_source(source, "m", str(path), False, bodies=False)
+        fast = facts_from_source(source, "m", str(path), False, bodies=False, compiles=True)
+        assert repr(full) == repr(fast), path
+    assert with_defs > 40 and cut >= 0.9 * with_defs, (cut, with_defs)
+
+
+def test_bytecode_proves_the_source_it_was_compiled_from(tmp_path, monkeypatch):
+    path = tmp_path / "m.py"
+    path.write_bytes(b"def f():\n    return 1\n")
+    assert not compiled_before(str(path), path.read_bytes())
+    py_compile.compile(str(path), cfile=bytecode_paths(str(path))[0], doraise=True)
+    assert compiled_before(str(path), path.read_bytes())
+    path.write_bytes(b"def f():\n    return 12\n")  # another size
+    assert not compiled_before(str(path), path.read_bytes())
+    py_compile.compile(str(path), cfile=bytecode_paths(str(path))[0], doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    assert compiled_before(str(path), path.read_bytes())
+    path.write_bytes(b"def f():\n    return 21\n")  # same size, same second: the hash tells
+    assert not compiled_before(str(path), path.read_bytes())
+    os.remove(bytecode_paths(str(path))[0])
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "prefix"))
+    py_compile.compile(str(path), doraise=True)  # under the prefix, as CPython writes it
+    assert compiled_before(str(path), path.read_bytes())
+
+
+def _imports(root: Path, module: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root,
+                          capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=""))
+
+
+def test_a_syntax_error_in_a_body_is_found_unless_cpython_would_not_meet_it(tmp_path):
+    """Stale bytecode proves nothing: the body's syntax error is found, as CPython finds it.
+    But bytecode whose record still matches (same size, same mtime second) is what CPython
+    runs instead of the source: then the import succeeds, and the check says so too."""
+    good = b"import os\n\ndef f():\n    return (1)\n\nY = 2\n"
+    bad = b"import os\n\ndef f():\n    return = 1\n\nY = 2\n"  # the same size
+    write(tmp_path, {"p/__init__.py": "", "p/m.py": good})
+    module = tmp_path / "p" / "m.py"
+    py_compile.compile(str(module), cfile=bytecode_paths(str(module))[0], doraise=True)
+    stamp = os.stat(module)
+    module.write_bytes(bad + b"#")  # another size: the bytecode is stale
+    assert _imports(tmp_path, "p.m").returncode != 0
+    report = importsafe.check([tmp_path / "p"], modes=("normal",))
+    assert report.result("p.m", "normal").error.exception == "SyntaxError"
+
+    module.write_bytes(bad)
+    os.utime(module, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert len(module.read_bytes()) == len(good)
+    assert _imports(tmp_path, "p.m").returncode == 0, "CPython runs the bytecode"
+    report = importsafe.check([tmp_path / "p"], modes=("normal",))
+    assert report.result("p.m", "normal").outcome == "ok"
