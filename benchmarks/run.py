@@ -15,7 +15,13 @@ are in the venv) and the floor included, runs with the venv's interpreter.
 
 Tools, each a fresh subprocess per run:
   importsafe       `importsafe check PKG --format json --no-cache`: the full check (every entry
-                   x normal and bare), cold
+                   x normal and bare), cold. The venv's packages carry the bytecode pip wrote
+                   when it installed them: importsafe parses a source that bytecode proves to
+                   compile without its function bodies (src/importsafe/static/skim.py)
+  importsafe-source  the same cold check of a copy of the package without `__pycache__` (the
+                   copy importsafe-edit edits, checked with the same --source-root flags): as in
+                   a fresh clone, every function body is parsed. Shown for reference; the cold
+                   target is the installed package's
   importsafe-warm  the same with `--cache-dir DIR` instead, DIR filled by one untimed run first
   importsafe-edit  one edited file re-checked: the package is copied once into the scratch dir
                    (the venv is never edited) and checked with its own cache dir, filled by one
@@ -65,8 +71,9 @@ ENV = bytecode_env()  # every tool runs from compiled bytecode (see common.bytec
 
 PACKAGES = {name: PINS[name] for name in ("sympy", "django", "pandas", "torch", "homeassistant")}
 DEFAULT_PACKAGES = ("sympy", "django")
-TOOLS = ("importsafe", "importsafe-warm", "importsafe-edit", "grimp", "grimp-warm", "pylint", "floor")
-IMPORTSAFE_TOOLS = ("importsafe", "importsafe-warm", "importsafe-edit")
+TOOLS = ("importsafe", "importsafe-source", "importsafe-warm", "importsafe-edit", "grimp", "grimp-warm",
+         "pylint", "floor")
+IMPORTSAFE_TOOLS = ("importsafe", "importsafe-source", "importsafe-warm", "importsafe-edit")
 PREFILLED = ("importsafe-warm", "importsafe-edit", "grimp-warm")  # one untimed run fills the cache
 # The module importsafe-edit edits, relative to the directory holding the package: a fixed
 # mid-level module that much of the package imports (the number of files naming it is printed).
@@ -221,11 +228,13 @@ def commands(tools: list[str], py: Path, name: str, pkg: Path, isafe: tuple[list
         cmds["importsafe"] = [*check, *(["--no-cache"] if no_cache else [])]
         if "importsafe-warm" in dirs:
             cmds["importsafe-warm"] = [*check, "--cache-dir", str(dirs["importsafe-warm"])]
-        if "importsafe-edit" in dirs:
+        if "copy" in dirs:
             copy = dirs["copy"] / pkg.name
-            cmds["importsafe-edit"] = [*base, "check", str(copy), "--format", "json",
-                                       "--cache-dir", str(dirs["importsafe-edit"]),
-                                       "--source-root", str(dirs["copy"]), "--source-root", str(pkg.parent)]
+            on_copy = [*base, "check", str(copy), "--format", "json",
+                       "--source-root", str(dirs["copy"]), "--source-root", str(pkg.parent)]
+            cmds["importsafe-source"] = [*on_copy, *(["--no-cache"] if no_cache else [])]
+            if "importsafe-edit" in dirs:
+                cmds["importsafe-edit"] = [*on_copy, "--cache-dir", str(dirs["importsafe-edit"])]
     return {t: cmds[t] for t in tools}
 
 
@@ -241,7 +250,7 @@ def bench(args: argparse.Namespace, plan: dict[str, dict], edits: dict[str, Edit
                 rc, wall, rss, out, err = measure(cmds[tool], args.timeout, scratch, ENV)
                 status, inner, detail = judge(tool, rc, out, err)
                 runs.append(Run(name, tool, r, status, wall, rss, rc, inner, detail))
-                print(f"  round {r + 1}/{args.rounds} {name:13} {tool:15} {status:7} {wall:8.2f}s "
+                print(f"  round {r + 1}/{args.rounds} {name:13} {tool:17} {status:7} {wall:8.2f}s "
                       f"{rss:7.0f} MB", flush=True)
                 if status == "error":
                     print(f"    {tool} failed (exit {rc}) on {name}:\n" + detail.get("stderr", ""), file=sys.stderr)
@@ -300,7 +309,7 @@ def print_package(name: str, runs: list[Run], counts: dict, tools: list[str], ed
     print(f"\n{name} ({PACKAGES[name]}): {counts['files']} .py files, {counts['lines']} lines ({counts['dir']})")
     if edit is not None:
         print(f"  importsafe-edit edits {edit.module} (named by {edit.importers} files of the package)")
-    print(f"  {'tool':15} {'status':8} {'median s':>9} {'min s':>8} {'peak MB':>8} {'x floor':>8}  notes")
+    print(f"  {'tool':17} {'status':8} {'median s':>9} {'min s':>8} {'peak MB':>8} {'x floor':>8}  notes")
     table = {t: stats(runs, name, t) for t in tools}
     table = {t: s for t, s in table.items() if s is not None}
     floor = (table.get("floor") or {}).get("median")
@@ -309,10 +318,11 @@ def print_package(name: str, runs: list[Run], counts: dict, tools: list[str], ed
         note = {k: v for k, v in s["last"].detail.items() if k != "stderr"}
         if s["last"].inner_s is not None:
             note["in-process s"] = round(s["last"].inner_s, 3)
-        print(f"  {tool:15} {s['status']:8} {fmt(s['median']):>9} {fmt(s['min']):>8} "
+        print(f"  {tool:17} {s['status']:8} {fmt(s['median']):>9} {fmt(s['min']):>8} "
               f"{s['rss']:8.0f} {fmt(ratio, '.1f', 'x'):>8}  {json.dumps(note) if note else ''}")
     med = {t: s["median"] for t, s in table.items()}
-    for mine, peer in (("importsafe", "grimp"), ("importsafe-warm", "grimp-warm"), ("importsafe", "pylint")):
+    for mine, peer in (("importsafe", "grimp"), ("importsafe-warm", "grimp-warm"), ("importsafe", "pylint"),
+                       ("importsafe-source", "floor")):
         if med.get(mine) and med.get(peer):
             print(f"  {mine} / {peer}: {med[mine] / med[peer]:.2f}x")
     cold, edited = table.get("importsafe"), table.get("importsafe-edit")
@@ -396,7 +406,7 @@ def prepare(args: argparse.Namespace, tools: list[str], scratch: Path) -> tuple[
         for d in dirs.values():
             shutil.rmtree(d, ignore_errors=True)
             d.mkdir(parents=True)
-        if "importsafe-edit" in tools:
+        if {"importsafe-edit", "importsafe-source"} & set(tools):
             dirs["copy"] = work / "copy"
             print(f"copying {pkg} to {dirs['copy']} ...", flush=True)
             edits[name] = make_copy(args.edit_modules[name], pkg, dirs["copy"])

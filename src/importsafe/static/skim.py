@@ -37,7 +37,7 @@ _STRING_OR_COMMENT = re.compile(
 _FILL = bytes(10 if i == 10 else 1 for i in range(256))
 # the keyword of a def statement, if only spaces or `async` come before it on its line (checked
 # apart: a pattern that opens with a newline or `^` is tried at every line, ten times slower)
-_DEF = re.compile(rb"\bdef[ \t]")
+_DEF = re.compile(rb"def[ \t]")  # no \b: it would make the search try every byte
 _ASYNC = re.compile(rb" *async[ \t]+")
 _HEADER = re.compile(rb"[()\[\]{}:]")
 _UNSURE_INDENT = re.compile(rb"(?:^|\n) *[\t\f]")
@@ -95,12 +95,20 @@ def skim(source: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]] | None:
         indent = len(before) - len(before.lstrip(b" "))
         if indent < len(before) and not _ASYNC.fullmatch(before):
             continue  # `def` not at the start of its line: a name, or inside brackets
-        colon = _header_end(text, match.end())
-        if colon < 0:
-            continue
-        eol = text.find(b"\n", colon)
-        if eol < 0 or text[colon + 1:eol].strip():
-            continue  # `def f(): ...` on one line: nothing worth cutting
+        eol = text.find(b"\n", match.end())
+        if eol < 0:
+            break  # a def on the last line has no body on lines of its own
+        header = text[match.end():eol].rstrip()
+        if not (header.endswith(b":") and header.count(b"(") == header.count(b")") and
+                header.count(b"[") == header.count(b"]") and
+                header.count(b"{") == header.count(b"}")):
+            # not a one-line header `def f(a: int) -> X:` (where the last colon ends it)
+            colon = _header_end(text, match.end())
+            if colon < 0:
+                continue
+            eol = text.find(b"\n", colon)
+            if eol < 0 or text[colon + 1:eol].strip():
+                continue  # `def f(): ...` on one line: nothing worth cutting
         found = _dedent(indent).search(text, eol)
         end = found.start() if found is not None else len(text)
         if end <= eol or text[end - 1] == 92 or count(b"(", eol, end) != count(b")", eol, end) \
