@@ -14,7 +14,12 @@ process, interleaved round by round:
   extractor must see (all but function bodies, which importsafe defers), building nothing:
   a lower bound for any Python extractor on tree-sitter,
 - ast walk: the same visit over `ast.parse`'s tree, for comparison,
-- importsafe's fact extraction as `check` runs it (ast.parse + facts, bodies deferred).
+- importsafe's fact extraction as `check` runs it on a source without bytecode (ast.parse +
+  facts, bodies deferred),
+- skim + skeleton parse: static/skim.py cuts the function bodies out of the text (same lines
+  and columns), then `ast.parse` reads what is left: what `check` does to a source whose
+  bytecode proves it compiles (installed packages),
+- importsafe facts, skimmed: the extraction as `check` runs it on such a source.
 Prints medians and the ratios to `ast.parse`. A tree-sitter extractor can only win if its bare
 parse beats `ast.parse` by more than the cost of walking its tree from Python: when "tree-sitter
 walk" alone costs more than "importsafe facts", it cannot.
@@ -122,9 +127,19 @@ def main(argv=None) -> int:
         except (SyntaxError, ValueError):
             pass
 
+    from importsafe.static.skim import skim
+
+    def skeleton(path, data):
+        cut = skim(data)
+        ast_parse(path, cut[0] if cut is not None else data)
+
     tools = {"ast.parse": ast_parse, "ast walk": ast_walk,
              "importsafe facts": lambda path, data: facts_from_source(
-                 data, "m", path, os.path.basename(path) == "__init__.py", bodies=False)}
+                 data, "m", path, os.path.basename(path) == "__init__.py", bodies=False),
+             "skim + skeleton parse": skeleton,
+             "importsafe facts, skimmed": lambda path, data: facts_from_source(
+                 data, "m", path, os.path.basename(path) == "__init__.py", bodies=False,
+                 compiles=True)}
     if ts is not None:
         tools["tree-sitter parse"] = lambda path, data: ts.parse(data)
         tools.update(tree_sitter_tools(ts))
@@ -139,7 +154,7 @@ def main(argv=None) -> int:
         print(f"{name}: {len(files)} files")
         for tool, ts_ in times.items():
             med = statistics.median(ts_)
-            print(f"  {tool:19s} median {med:7.2f} s  min {min(ts_):7.2f} s  "
+            print(f"  {tool:26s} median {med:7.2f} s  min {min(ts_):7.2f} s  "
                   f"{med / floor:5.2f}x ast.parse")
         if ts is None:
             print("  tree-sitter not installed: pip install tree-sitter tree-sitter-python")
