@@ -37,11 +37,11 @@ RECURSION_LIMIT = 20000
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
                cache: FactsCache | None = None) -> ModuleFacts:
     def make(source: bytes, digest: str | None) -> ModuleFacts:
-        # the digest and the function-level imports serve only the results cache, which
-        # exists exactly when the facts cache does
         # a source CPython compiled before has no syntax error to find in a function body:
         # facts with stubs need not parse the bodies then (skim.py)
         compiles = not bodies and compiled_before(info.path, source)
+        # the digest and the function-level imports serve only the results cache, which
+        # exists exactly when the facts cache does
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies, nested=cache is not None,
                                   compiles=compiles)

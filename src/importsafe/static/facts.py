@@ -71,10 +71,13 @@ class _Extractor:
         """Every name some `global` / `nonlocal` statement of the module may declare, found in
         its text (function bodies may not have been parsed: skim.py); when needed."""
         if self._global_names is None:
-            self._global_names = declared_global(self.source) if self.source is not None \
-                else frozenset(n for s in ast.walk(self.tree) if isinstance(
-                    s, (ast.Global, ast.Nonlocal)) for n in s.names) if self.tree is not None \
-                else frozenset()
+            if self.source is not None:
+                self._global_names = declared_global(self.source)
+            elif self.tree is not None:  # extract() called without the text: the whole tree
+                self._global_names = frozenset(n for s in ast.walk(self.tree) if isinstance(
+                    s, (ast.Global, ast.Nonlocal)) for n in s.names)
+            else:
+                self._global_names = frozenset()
         return self._global_names
 
     # -- blocks ---------------------------------------------------------------------------
