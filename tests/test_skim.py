@@ -4,6 +4,7 @@ a body must still be found whenever CPython would meet it."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import py_compile
 import shutil
@@ -16,6 +17,7 @@ import pytest
 
 import importsafe
 from importsafe.static.bytecode import bytecode_paths, compiled_before
+from importsafe.static.events import Use
 from importsafe.static.facts import facts_from_source
 from importsafe.static.skim import cuts_hold, masked, skim
 from test_cli import write
@@ -231,3 +233,52 @@ def test_mutated_sources_that_compile_give_the_same_facts_skimmed():
         full, fast = both(source)
         assert full == fast, source
     assert compared >= 50, compared
+
+
+def test_one_function_parsed_alone_has_the_facts_of_the_whole_parse():
+    """facts.function_from_source: the body of one module-level function, every other body
+    cut, equals the body the whole parse extracts (stdlib sample and the cases above)."""
+    from importsafe.static.facts import declared_global, function_from_source
+    from importsafe.static.state import functions_of
+    lib = Path(ast.__file__).parent
+    sources = [p.read_bytes() for p in sorted(lib.glob("*.py"))[::6]]
+    sources += [source for source, _ in CASES.values()]
+    compared = kept = 0
+    for source in sources:
+        full = facts_from_source(source, "m", "m.py", False, nested=False)
+        for (name, line), func in functions_of(full.body).items():
+            alone = function_from_source(source, "m", "m.py", False, (3, 11), name, line)
+            if alone is None:
+                continue
+            compared += 1
+            if declared_global(source):  # may keep reads the whole parse prunes: only those
+                assert repr(_without_reads(alone)) == repr(_without_reads(func)), (name, line)
+                kept += repr(alone) != repr(func)
+            else:
+                assert repr(alone) == repr(func), (name, line)
+    assert compared > 250 and kept < compared / 10, (compared, kept)
+
+
+def _without_reads(value):
+    """Facts with every Use event left out, at any depth."""
+    if isinstance(value, tuple):
+        return tuple(_without_reads(v) for v in value if not isinstance(v, Use))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple((f.name, _without_reads(getattr(value, f.name)))
+                     for f in dataclasses.fields(value))
+    return value
+
+
+def test_functions_load_one_at_a_time_when_bytecode_proves_the_source(tmp_path):
+    from importsafe.api import FunctionsOnDemand
+    from importsafe.static.discover import ModuleInfo
+    path = tmp_path / "m.py"
+    path.write_bytes(b"import os\n\ndef f():\n    return os.sep\n\ndef g():\n    return 2\n")
+    info = ModuleInfo("m", str(path), "module", str(tmp_path))
+    without = FunctionsOnDemand(info, (3, 11))
+    assert without[("f", 3)].body and without.every is not None  # one whole parse
+    py_compile.compile(str(path), cfile=bytecode_paths(str(path))[0], doraise=True)
+    alone = FunctionsOnDemand(info, (3, 11))
+    assert repr(alone[("f", 3)]) == repr(without[("f", 3)])
+    assert alone.every is None and set(alone.one) == {("f", 3)}
+    assert sorted(alone) == [("f", 3), ("g", 6)]

@@ -1,6 +1,7 @@
 """Use cases: the only place that sequences the stages. IO here is reading source files."""
 from __future__ import annotations
 
+import collections.abc
 import hashlib
 import os
 import sys
@@ -20,7 +21,7 @@ from .shard import take_shard
 from .static.bytecode import compiled_before
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, LazyFacts, ModuleFacts, summary, summary_items
-from .static.facts import facts_from_source
+from .static.facts import facts_from_source, function_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
 from .static.simulate import simulate_modules, simulate_pairs
@@ -59,7 +60,7 @@ def read_functions(info: ModuleInfo, target_version=(3, 11),
     one pickle per function (cache.PickledFunctions): a call at import time loads the body it
     runs, not every body of its module."""
     if cache is None:
-        return functions_of(read_facts(info, target_version, bodies=True).body)
+        return FunctionsOnDemand(info, target_version)
 
     def make(source: bytes, digest: str | None) -> PickledFunctions:
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
@@ -67,6 +68,55 @@ def read_functions(info: ModuleInfo, target_version=(3, 11),
         return PickledFunctions.of(functions_of(facts.body))
     return _through_cache(info, target_version, "functions", cache, make,
                           lambda exc: PickledFunctions({}))
+
+
+class FunctionsOnDemand(collections.abc.Mapping):
+    """read_functions without a cache: a function's facts parsed when first asked for. A
+    source that bytecode proves to compile gives one function at a time, with every other
+    body cut (facts.function_from_source: a call at import time parses the body it runs);
+    any other, or when that cannot be done, gives all of them from one whole parse."""
+
+    def __init__(self, info: ModuleInfo, target_version):
+        self.info, self.target_version = info, target_version
+        self.one: dict = {}
+        self.every: Mapping | None = None
+        self.source: bytes | None = None
+        self.compiles = False
+
+    def __getitem__(self, key):
+        if self.every is None:
+            found = self.one.get(key)
+            if found is not None:
+                return found
+            found = self._one(key)
+            if found is not None:
+                self.one[key] = found
+                return found
+            self.every = functions_of(read_facts(self.info, self.target_version).body)
+        return self.every[key]
+
+    def _one(self, key):
+        if self.source is None:
+            try:
+                with open(self.info.path, "rb") as f:
+                    self.source = f.read()
+            except OSError:
+                return None  # read_facts reports it
+            self.compiles = compiled_before(self.info.path, self.source)
+        if not self.compiles:
+            return None
+        name, line = key
+        return function_from_source(self.source, self.info.name, self.info.path,
+                                    self.info.kind == "package", self.target_version, name,
+                                    line)
+
+    def __iter__(self):
+        if self.every is None:
+            self.every = functions_of(read_facts(self.info, self.target_version).body)
+        return iter(self.every)
+
+    def __len__(self):
+        return sum(1 for _ in self)
 
 
 def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache | None,

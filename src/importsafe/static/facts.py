@@ -735,8 +735,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
     functions get stubs (body None) that the simulator loads on the first call at import
     time."""
-    future = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and
-                 any(a.name == "annotations" for a in s.names) for s in tree.body)
+    future = _future_annotations(tree)
     ex = _Extractor(name, is_package, target, future)
     ex.bodies = bodies
     ex.lazy_lines = lazy_lines
@@ -748,6 +747,52 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     return ModuleFacts(name, path, is_package, body, future,
                        tuple(sorted(ex.bindings.items(), key=lambda kv: kv[1])),
                        frozenset(ex.imports), registers_modules=ex.registers)
+
+
+def _future_annotations(tree: ast.Module) -> bool:
+    return any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and
+               any(a.name == "annotations" for a in s.names) for s in tree.body)
+
+
+def function_from_source(source: bytes, name: str, path: str, is_package: bool,
+                         target: TargetVersion, function: str, line: int
+                         ) -> FunctionFacts | None:
+    """The module-level function `function` defined on `line`, with its body, parsing no
+    other function's body (skim.py), as `facts_from_source(bodies=True)` has it but for
+    one rule: its reads are pruned as if every name some `global` statement of the module
+    names were rebound by calls (declared_global; the whole parse knows the functions' own
+    declarations, a subset), which can only keep more reads. Only for a source known to
+    compile; None when skim cannot do it: parse it all then."""
+    skimmed = skim(source, keep=frozenset((line,)))
+    if skimmed is None:
+        return None
+    try:
+        tree = ast.parse(skimmed[0], filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not cuts_hold(tree, skimmed[1]):
+        return None
+    node = next((d for d in module_level_defs(tree) if d.lineno == line and d.name == function),
+                None)
+    if node is None:
+        return None
+    ex = _Extractor(name, is_package, target, _future_annotations(tree))
+    ex.tree, ex.source = tree, source
+    func = ex.function(node)
+    return replace(func, body=prune_reads(func.body, declared_global(source)))
+
+
+def module_level_defs(tree: ast.Module):
+    """The defs the extractor sees at module scope: under if / try / with / loops, not in a
+    class or another def."""
+    stack: list = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+        elif not isinstance(node, ast.ClassDef):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(node, field, ()) or ())
 
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,

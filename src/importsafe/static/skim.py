@@ -75,9 +75,11 @@ def _dedent(indent: int) -> re.Pattern:
     return found
 
 
-def skim(source: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]] | None:
+def skim(source: bytes, keep: frozenset[int] = frozenset()
+         ) -> tuple[bytes, tuple[tuple[int, int], ...]] | None:
     """(the source with every function body that is not inside another cut to `pass`, the
-    cuts as (line of the def, line of its `pass`)), or None when nothing was cut."""
+    cuts as (line of the def, line of its `pass`)), or None when nothing was cut. The bodies
+    of the defs on the lines in `keep` stay whole, with every def inside them."""
     text = masked(source)
     if text is None:
         return None
@@ -118,6 +120,10 @@ def skim(source: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]] | None:
         line += count(b"\n", line_at, start)
         line_at = start
         def_line = line  # the line holding text[start + 1]
+        if def_line in keep:
+            pieces.append(source[done:end - 1])
+            done = end - 1
+            continue
         pass_line = def_line + count(b"\n", start + 1, eol) + 1
         pieces += (source[done:eol], b" " * (indent + 1), b"pass",
                    b"\n" * count(b"\n", eol + 1, end))
