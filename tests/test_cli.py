@@ -114,7 +114,10 @@ def test_bad_files_are_diagnosed_and_the_rest_analysed(tmp_path):
     })
     os.symlink("..", tmp_path / "pk" / "sub" / "loop")
     os.symlink("missing_target.py", tmp_path / "pk" / "dangling.py")
+    (tmp_path / "pk" / "data" / "deep").mkdir(parents=True)  # no Python: not a namespace
+    os.symlink("..", tmp_path / "pk" / "data" / "deep" / "up")  # a loop it must not follow
     report = importsafe.check([tmp_path / "pk"])
+    assert not [r for r in report.results if r.entry.startswith("pk.data")]
     codes = {(Path(d.file).name, d.code) for d in report.diagnostics}
     assert ("broken_syntax.py", "IS001") in codes
     assert ("bad_cookie.py", "IS001") in codes

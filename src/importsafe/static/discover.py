@@ -194,7 +194,7 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                     if watch is not None:  # an __init__.py added there would win
                         watch.append(entry.path)
                     continue
-                if _has_python(entry.path, problems, watch):
+                if entry.name in packages or _has_python(entry.path, problems, watch):
                     stack.append((entry.path, f"{dotted}.{entry.name}"))
                 continue
             found = _module_file_name(entry)
@@ -236,22 +236,24 @@ def _has_python(directory: str, problems: list, watch: list | None = None) -> bo
     """Does a directory without `__init__` hold Python (so it imports as a namespace)?"""
     if package_init(directory) is not None:
         return True
-    stack, seen = [directory], set()
+    # only a symlink can close a loop: the directories reached through one are remembered
+    stack, seen = [(directory, os.path.islink(directory))], set()
     while stack:
-        d = stack.pop()
+        d, linked = stack.pop()
         if watch is not None:
             watch.append(d)
         try:
-            real = _identity(d)
-            if real in seen:
-                continue
-            seen.add(real)
+            if linked:
+                real = _identity(d)
+                if real in seen:
+                    continue
+                seen.add(real)
             with os.scandir(d) as it:
                 for e in it:
                     if e.name.endswith(".py"):
                         return True
                     if e.is_dir() and _is_ident(e.name):
-                        stack.append(e.path)
+                        stack.append((e.path, e.is_symlink()))
         except OSError:
             continue
     return False
