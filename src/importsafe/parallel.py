@@ -39,14 +39,17 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def map_slices(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], workers: int
-               ) -> list[R]:
-    """fn over `workers` contiguous slices of items, in forked children; results in order.
-    Falls back to one process where fork is missing or the work is small."""
+def map_slices(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], workers: int,
+               first: int | None = None) -> list[R]:
+    """fn over `workers` contiguous slices of items, the first in this process, the others
+    in forked children; results in order. `first`: the first slice's length (else all are
+    equal). Falls back to one process where fork is missing or the work is small."""
     if workers <= 1 or not hasattr(os, "fork") or len(items) < 2 * workers:
         return fn(items)
-    size = -(-len(items) // workers)
-    slices = [items[k:k + size] for k in range(0, len(items), size)]
+    start = 0 if first is None else first
+    size = -(-(len(items) - start) // (workers - (first is not None)))
+    slices = ([items[:first]] if first is not None else []) + \
+        [items[k:k + size] for k in range(start, len(items), size)]
     children = []
     for part in slices[1:]:
         read_fd, write_fd = os.pipe()
