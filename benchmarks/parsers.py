@@ -3,10 +3,11 @@
 
     python3 benchmarks/parsers.py [--packages sympy,django] [--rounds 3]
 
-For every .py file of each package (from benchmarks/.work/venv, made by run.py), times in one
-process, interleaved round by round:
+For every .py file of each package (pinned in common.py, in benchmarks/.work/venv, which it
+makes or completes as run.py does, with tree-sitter and tree-sitter-python pinned too, then
+runs itself with that venv's interpreter), times in one process, interleaved round by round:
 - `ast.parse` (CPython's C parser; the floor of the static benchmark),
-- tree-sitter-python's parse (`pip install tree-sitter tree-sitter-python`), parse only: no
+- tree-sitter-python's parse (TREE_SITTER), parse only: no
   walk, no facts, so the best case for a tree-sitter extractor,
 - tree-sitter imports: the parse plus a query (run in C) for every import statement and the
   text of each: a lower bound for finding the imports alone,
@@ -36,6 +37,7 @@ import time
 from pathlib import Path
 
 SITE = Path(__file__).resolve().parent / ".work" / "venv" / "lib"
+TREE_SITTER = ("tree-sitter==0.26.1", "tree-sitter-python==0.25.0")
 
 
 def package_dir(name: str) -> Path:
@@ -117,6 +119,13 @@ def main(argv=None) -> int:
     args.add_argument("--packages", default="sympy,django")
     args.add_argument("--rounds", type=int, default=3)
     ns = args.parse_args(argv)
+    from common import PINS, VENV, BenchError, ensure_venv
+    if Path(sys.prefix).resolve() != VENV.resolve():  # run again inside the venv
+        try:
+            py = ensure_venv([*(PINS[n] for n in ns.packages.split(",")), *TREE_SITTER])
+        except (BenchError, KeyError) as exc:
+            sys.exit(f"parsers.py: {exc}")
+        os.execv(str(py), [str(py), __file__, *(sys.argv[1:] if argv is None else argv)])
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     from importsafe.static.facts import facts_from_source
     ts = tree_sitter_parser()
