@@ -152,6 +152,13 @@ def _header_end(text: bytes, at: int) -> int:
     return -1
 
 
+# statements without a block of their own (most of a module's): nothing to look into
+_SIMPLE = frozenset(getattr(ast, name) for name in (
+    "Assign", "AnnAssign", "AugAssign", "Expr", "Import", "ImportFrom", "Pass", "Return", "Raise",
+    "Assert", "Delete", "Global", "Nonlocal", "Break", "Continue", "TypeAlias")
+    if hasattr(ast, name))
+
+
 def cuts_hold(tree: ast.Module, cuts: tuple[tuple[int, int], ...]) -> bool:
     """Does every cut show in the parsed tree as a def on its line whose body is the single
     `pass` on the line the cut put it?"""
@@ -159,7 +166,10 @@ def cuts_hold(tree: ast.Module, cuts: tuple[tuple[int, int], ...]) -> bool:
     stack: list = list(tree.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        cls = node.__class__
+        if cls in _SIMPLE:
+            continue
+        if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
             defs[node.lineno] = node
             continue
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
