@@ -89,15 +89,11 @@ class FunctionsOnDemand(collections.abc.Mapping):
 
     def __getitem__(self, key):
         if self.every is None:
-            found = self.one.get(key)
-            if found is not None:
-                return found
-            found = self._one(key)
+            found = self.one.get(key) or self._one(key)
             if found is not None:
                 self.one[key] = found
                 return found
-            self.every = functions_of(read_facts(self.info, self.target_version).body)
-        return self.every[key]
+        return self._every()[key]
 
     def _one(self, key):
         if self.source is None:
@@ -114,13 +110,17 @@ class FunctionsOnDemand(collections.abc.Mapping):
                                     self.info.kind == "package", self.target_version, name,
                                     line)
 
-    def __iter__(self):
+    def _every(self) -> Mapping:
         if self.every is None:
             self.every = functions_of(read_facts(self.info, self.target_version).body)
-        return iter(self.every)
+            self.source = None
+        return self.every
+
+    def __iter__(self):
+        return iter(self._every())
 
     def __len__(self):
-        return sum(1 for _ in self)
+        return len(self._every())
 
 
 def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache | None,

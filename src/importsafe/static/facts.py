@@ -763,14 +763,8 @@ def function_from_source(source: bytes, name: str, path: str, is_package: bool,
     names were rebound by calls (declared_global; the whole parse knows the functions' own
     declarations, a subset), which can only keep more reads. Only for a source known to
     compile; None when skim cannot do it: parse it all then."""
-    skimmed = skim(source, keep=frozenset((line,)))
-    if skimmed is None:
-        return None
-    try:
-        tree = ast.parse(skimmed[0], filename=path)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not cuts_hold(tree, skimmed[1]):
+    tree = _skeleton(source, path, frozenset((line,)))
+    if tree is None:
         return None
     node = next((d for d in module_level_defs(tree) if d.lineno == line and d.name == function),
                 None)
@@ -817,16 +811,24 @@ def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
                    target: TargetVersion) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
-    skimmed = skim(source)
+    tree = _skeleton(source, path)
+    if tree is None:
+        return None
+    return extract(tree, name, path, is_package, target, False, source=source)
+
+
+def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
+              ) -> ast.Module | None:
+    """The tree of the source with its function bodies cut but those of the defs on the
+    lines in `keep` (skim.py), or None when nothing was cut or a cut does not show as made."""
+    skimmed = skim(source, keep)
     if skimmed is None:
         return None
     try:
         tree = ast.parse(skimmed[0], filename=path)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    if not cuts_hold(tree, skimmed[1]):
-        return None
-    return extract(tree, name, path, is_package, target, False, source=source)
+    return tree if cuts_hold(tree, skimmed[1]) else None
 
 
 def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
