@@ -377,3 +377,18 @@ def test_a_file_that_does_not_compile_agrees_whatever_the_subclass():
     real = Result("sx.m", "bare", "error", ErrorInfo("IndentationError", None, None,
                                                      "unexpected indent", ()))
     assert compare(Report((static,), (), "static", ()), Report((real,), (), "dynamic", ())) == ()
+
+
+def test_a_syntax_error_against_another_outcome_is_reported_not_a_crash():
+    """torch's py312_intrinsics.py: static `unknown`, CPython a SyntaxError (a 2-part outcome
+    key): the diagnostic names it (verify used to raise IndexError there)."""
+    from importsafe.dynamic.verify import compare
+    from importsafe.model import ErrorInfo, Report, Result
+    static = Result("sx.m", "normal", "unknown", reason="may bind 'x' dynamically")
+    real = Result("sx.m", "normal", "error", ErrorInfo("SyntaxError", None, None,
+                                                       "expected '('", ()))
+    found = compare(Report((static,), (), "static", ()), Report((real,), (), "dynamic", ()))
+    assert len(found) == 1 and "dynamic: SyntaxError" in found[0].message
+    ok = Result("sx.m", "normal", "ok")
+    found = compare(Report((ok,), (), "static", ()), Report((real,), (), "dynamic", ()))
+    assert len(found) == 1 and "dynamic: SyntaxError" in found[0].message

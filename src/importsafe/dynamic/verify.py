@@ -55,6 +55,8 @@ def outcome_key(r: Result) -> tuple:
 def _show(key: tuple) -> str:
     if key[0] != "error":
         return key[0]
+    if len(key) == 2:  # a SyntaxError (outcome_key)
+        return key[1]
     return f"{key[1]}(module={key[2]}, name={key[3]})"
 
 
