@@ -233,9 +233,8 @@ def _identity(directory: str) -> tuple[int, int]:
 
 
 def _has_python(directory: str, problems: list, watch: list | None = None) -> bool:
-    """Does a directory without `__init__` hold Python (so it imports as a namespace)?"""
-    if package_init(directory) is not None:
-        return True
+    """Does a directory that is no regular package (names_of_packages said so) hold Python
+    (so it imports as a namespace)?"""
     # only a symlink can close a loop: the directories reached through one are remembered
     stack, seen = [(directory, os.path.islink(directory))], set()
     while stack:
