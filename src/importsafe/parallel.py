@@ -25,6 +25,11 @@ def no_cyclic_gc():
         yield
     finally:
         if was_enabled:
+            # what the block allocated would otherwise all be young: the first collection
+            # after gc.enable() would scan it (a third of a second on large packages). Freeze
+            # then unfreeze moves it to the oldest generation without a scan
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
