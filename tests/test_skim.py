@@ -19,7 +19,7 @@ import importsafe
 from importsafe.static.bytecode import bytecode_paths, compiled_before
 from importsafe.static.events import Use
 from importsafe.static.facts import facts_from_source
-from importsafe.static.skim import cuts_hold, masked, skim
+from importsafe.static.skim import cuts_hold, def_spans, masked, skim
 from test_cli import write
 
 
@@ -242,21 +242,47 @@ def test_one_function_parsed_alone_has_the_facts_of_the_whole_parse():
     from importsafe.static.state import functions_of
     lib = Path(ast.__file__).parent
     sources = [p.read_bytes() for p in sorted(lib.glob("*.py"))[::6]]
-    sources += [source for source, _ in CASES.values()]
-    compared = kept = 0
+    sources += [source for source, _ in CASES.values()] + list(_ALONE_CASES)
+    compared = kept = by_lines = 0
     for source in sources:
         full = facts_from_source(source, "m", "m.py", False, nested=False)
+        shared = def_spans(source), full.future_annotations, declared_global(source)
         for (name, line), func in functions_of(full.body).items():
             alone = function_from_source(source, "m", "m.py", False, (3, 11), name, line)
+            # the def's own lines parsed alone (spans, future, rebinding given)
+            own = function_from_source(source, "m", "m.py", False, (3, 11), name, line, *shared)
+            if own is not None and alone is None:  # nothing else to cut: no skeleton
+                alone = own
             if alone is None:
                 continue
             compared += 1
+            by_lines += own is not None
+            assert repr(own) == repr(alone), (name, line)
             if declared_global(source):  # may keep reads the whole parse prunes: only those
                 assert repr(_without_reads(alone)) == repr(_without_reads(func)), (name, line)
                 kept += repr(alone) != repr(func)
             else:
                 assert repr(alone) == repr(func), (name, line)
     assert compared > 250 and kept < compared / 10, (compared, kept)
+    assert by_lines > compared * 0.9, (by_lines, compared)
+
+
+# defs parsed alone: indented under if / try / with at module level, async, decorated,
+# multi-line headers, nested defs and classes, a body ending at the end of the file, imports
+# whose columns count; and an encoding declaration, which only the whole parse honours
+_ALONE_CASES = (
+    b"import os\nif os.name:\n    @dec\n    def f(a,\n          b=1) -> int:\n"
+    b"        import json as j\n        def g():\n            return h\n        return j\n"
+    b"else:\n    def f():\n        pass\n",
+    b"try:\n    async def f():\n        class C:\n            x = y\n        return C\n"
+    b"except ImportError:\n    pass\nwith ctx:\n    def k(): return z\n"
+    b"    def m():\n        from . import q\n        return q\n",
+    b"from __future__ import annotations\ndef f(x: A) -> B:\n    def g(y: C): pass\n"
+    b"    return g\ndef last():\n    return (\n1)",
+    # its bytes C3 A9 are "\xc3\xa9" in latin-1, but "\xe9" read as UTF-8
+    "# -*- coding: latin-1 -*-\ndef f(a='\xc3\xa9'):\n    return a\ndef g():\n    pass\n"
+    .encode("latin-1"),
+)
 
 
 def _without_reads(value):
@@ -282,3 +308,7 @@ def test_functions_load_one_at_a_time_when_bytecode_proves_the_source(tmp_path):
     assert repr(alone[("f", 3)]) == repr(without[("f", 3)])
     assert alone.every is None and set(alone.one) == {("f", 3)}
     assert sorted(alone) == [("f", 3), ("g", 6)]
+    # told the module's `from __future__ import annotations`: each def's lines parsed alone
+    by_lines = FunctionsOnDemand(info, (3, 11), False)
+    assert repr(by_lines[("g", 6)]) == repr(without[("g", 6)])
+    assert by_lines.every is None and set(by_lines.spans) == {3, 6}

@@ -21,10 +21,11 @@ from .shard import take_shard
 from .static.bytecode import compiled_before
 from .static.discover import ModuleInfo
 from .static.events import FileProblem, LazyFacts, ModuleFacts, summary, summary_items
-from .static.facts import facts_from_source, function_from_source
+from .static.facts import declared_global, facts_from_source, function_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
 from .static.simulate import simulate_modules, simulate_pairs
+from .static.skim import def_spans
 from .static.state import Program, functions_of
 
 if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
@@ -59,12 +60,13 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
 
 
 def read_functions(info: ModuleInfo, target_version=(3, 11),
-                   cache: FactsCache | None = None) -> Mapping:
+                   cache: FactsCache | None = None, future: bool | None = None) -> Mapping:
     """(name, line) -> FunctionFacts with its body, for every module-level function; cached
     one pickle per function (cache.PickledFunctions): a call at import time loads the body it
-    runs, not every body of its module."""
+    runs, not every body of its module. `future`: the module's ModuleFacts.future_annotations,
+    when known (FunctionsOnDemand)."""
     if cache is None:
-        return FunctionsOnDemand(info, target_version)
+        return FunctionsOnDemand(info, target_version, future)
 
     def make(source: bytes, digest: str | None) -> PickledFunctions:
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
@@ -80,12 +82,15 @@ class FunctionsOnDemand(collections.abc.Mapping):
     body cut (facts.function_from_source: a call at import time parses the body it runs);
     any other, or when that cannot be done, gives all of them from one whole parse."""
 
-    def __init__(self, info: ModuleInfo, target_version):
-        self.info, self.target_version = info, target_version
+    def __init__(self, info: ModuleInfo, target_version, future: bool | None = None):
+        self.info, self.target_version, self.future = info, target_version, future
         self.one: dict = {}
         self.every: Mapping | None = None
         self.source: bytes | None = None
         self.compiles = False
+        # what every function of the source shares (function_from_source)
+        self.spans: dict | None = None
+        self.rebinding: frozenset[str] | None = None
 
     def __getitem__(self, key):
         if self.every is None:
@@ -103,12 +108,15 @@ class FunctionsOnDemand(collections.abc.Mapping):
             except OSError:
                 return None  # read_facts reports it
             self.compiles = compiled_before(self.info.path, self.source)
+            if self.compiles:
+                self.spans = def_spans(self.source) if self.future is not None else None
+                self.rebinding = declared_global(self.source)
         if not self.compiles:
             return None
         name, line = key
         return function_from_source(self.source, self.info.name, self.info.path,
                                     self.info.kind == "package", self.target_version, name,
-                                    line)
+                                    line, self.spans, self.future, self.rebinding)
 
     def _every(self) -> Mapping:
         if self.every is None:
@@ -305,7 +313,9 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, load_bodies=lambda name: read_facts(
         index[name], target_version, bodies=True, cache=cache), target_version=target_version,
-        load_functions=lambda name: read_functions(index[name], target_version, cache))
+        load_functions=lambda name: read_functions(
+            index[name], target_version, cache,
+            facts[name].future_annotations if cache is None else None))
     watch.extend(roots)
     watch.extend(ancestors_project_files(paths))
     watch.extend(info.path for info in index.values())

@@ -755,25 +755,74 @@ def _future_annotations(tree: ast.Module) -> bool:
 
 
 def function_from_source(source: bytes, name: str, path: str, is_package: bool,
-                         target: TargetVersion, function: str, line: int
-                         ) -> FunctionFacts | None:
+                         target: TargetVersion, function: str, line: int,
+                         spans: dict | None = None, future: bool | None = None,
+                         rebinding: frozenset[str] | None = None) -> FunctionFacts | None:
     """The module-level function `function` defined on `line`, with its body, parsing no
     other function's body (skim.py), as `facts_from_source(bodies=True)` has it but for
     one rule: its reads are pruned as if every name some `global` statement of the module
     names were rebound by calls (declared_global; the whole parse knows the functions' own
     declarations, a subset), which can only keep more reads. Only for a source known to
-    compile; None when skim cannot do it: parse it all then."""
-    tree = _skeleton(source, path, frozenset((line,)))
-    if tree is None:
-        return None
-    node = next((d for d in module_level_defs(tree) if d.lineno == line and d.name == function),
-                None)
+    compile; None when skim cannot do it: parse it all then.
+
+    A caller that asks for several functions of one module passes what they share: `spans`
+    (skim.def_spans of the source), `future` (the module's `from __future__ import
+    annotations`, ModuleFacts.future_annotations) and `rebinding` (declared_global of the
+    source). With the first two, the def's own lines are parsed alone (_def_alone), not the
+    whole module with the other bodies cut: a module that runs twenty of its functions at
+    import time is scanned once, not parsed twenty times."""
+    node = _def_alone(source, path, spans.get(line), line, function) \
+        if spans is not None and future is not None else None
     if node is None:
+        tree = _skeleton(source, path, frozenset((line,)))
+        if tree is None:
+            return None
+        node = next((d for d in module_level_defs(tree)
+                     if d.lineno == line and d.name == function), None)
+        if node is None:
+            return None
+        future = _future_annotations(tree)
+    func = _Extractor(name, is_package, target, future).function(node)
+    if rebinding is None:
+        rebinding = declared_global(source)
+    return replace(func, body=prune_reads(func.body, rebinding))
+
+
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.M)
+
+
+def _def_alone(source: bytes, path: str, span: tuple[int, int, int] | None, line: int,
+               function: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The def on `line`, from a parse of its own lines (`span`: skim.def_spans) put at the
+    same line and column (blank lines before it; an indented one under `if 1:`), or None
+    when that does not give exactly that def (or an encoding declaration, which the lines
+    alone would lose, says how to read the source)."""
+    if span is None:
         return None
-    ex = _Extractor(name, is_package, target, _future_annotations(tree))
-    ex.tree, ex.source = tree, source
-    func = ex.function(node)
-    return replace(func, body=prune_reads(func.body, declared_global(source)))
+    start, end, indent = span
+    if indent and line < 2:
+        return None
+    first = source.find(b"\n")
+    second = source.find(b"\n", first + 1) if first >= 0 else -1
+    if _CODING.search(source, 0, second if second >= 0 else len(source)):
+        return None  # on the first two lines
+    text = b"\n" * (line - 1) + source[start:end] if not indent else \
+        b"\n" * (line - 2) + b"if 1:\n" + source[start:end]
+    try:
+        body = ast.parse(text, filename=path).body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if indent:
+        if len(body) != 1 or body[0].__class__ is not ast.If:
+            return None
+        body = body[0].body
+    if len(body) != 1:
+        return None
+    node = body[0]
+    if node.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef) or node.lineno != line \
+            or node.name != function:
+        return None
+    return node
 
 
 def module_level_defs(tree: ast.Module):

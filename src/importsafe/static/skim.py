@@ -83,12 +83,46 @@ def skim(source: bytes, keep: frozenset[int] = frozenset()
     pieces: list[bytes] = []
     cuts: list[tuple[int, int]] = []
     done = 0  # source[:done] is in pieces
+    count = text.count
+    for start, eol, end, indent, def_line in _bodies(text):
+        if def_line in keep:
+            continue
+        pass_line = def_line + count(b"\n", start + 1, eol) + 1
+        pieces += (source[done:eol], b" " * (indent + 1), b"pass",
+                   b"\n" * count(b"\n", eol + 1, end))
+        cuts.append((def_line, pass_line))
+        done = end - 1
+    if not cuts:
+        return None
+    pieces.append(source[done:])  # text[i] is source[i - 1]
+    return b"".join(pieces), tuple(cuts)
+
+
+def def_spans(source: bytes) -> dict[int, tuple[int, int, int]] | None:
+    """line of a def -> (offset of its line in `source`, offset of the newline after its
+    body, its indentation), for every def whose body skim would cut (none inside another);
+    None when the scanner could not read the source surely."""
+    text = masked(source)
+    if text is None:
+        return None
+    # text[i] is source[i - 1]: the def line opens at source[start], the body ends before
+    # source[end - 1]
+    return {line: (start, end - 1, indent)
+            for start, _, end, indent, line in _bodies(b"\n" + text)}
+
+
+def _bodies(text: bytes):
+    """(start, eol, end, indent, line) of each def whose body can be cut, in order, none
+    inside another's body: text[start] is the newline before the def's line (number `line`),
+    text[eol] the one that ends its header, text[end] the one before the next statement
+    at its indentation or less (or end == len(text))."""
+    done = 0  # no def before this offset: inside a body found already
     line, line_at = 1, 0  # line number of offset line_at
     count = text.count
     for match in _DEF.finditer(text):
         start = text.rfind(b"\n", 0, match.start())  # before the def line: source[start] opens it
         if start < done:
-            continue  # inside a body already cut
+            continue  # inside a body already found
         before = text[start + 1:match.start()]
         indent = len(before) - len(before.lstrip(b" "))
         if indent < len(before) and not _ASYNC.fullmatch(before):
@@ -115,20 +149,8 @@ def skim(source: bytes, keep: frozenset[int] = frozenset()
             continue  # the next statement line at this indentation is a continuation
         line += count(b"\n", line_at, start)
         line_at = start
-        def_line = line  # the line holding text[start + 1]
-        if def_line in keep:
-            pieces.append(source[done:end - 1])
-            done = end - 1
-            continue
-        pass_line = def_line + count(b"\n", start + 1, eol) + 1
-        pieces += (source[done:eol], b" " * (indent + 1), b"pass",
-                   b"\n" * count(b"\n", eol + 1, end))
-        cuts.append((def_line, pass_line))
+        yield start, eol, end, indent, line
         done = end - 1
-    if not cuts:
-        return None
-    pieces.append(source[done:])  # text[i] is source[i - 1]
-    return b"".join(pieces), tuple(cuts)
 
 
 def _header_end(text: bytes, at: int) -> int:
