@@ -39,9 +39,9 @@ def _counting(monkeypatch) -> list:
     calls: list = []
     real = api.simulate_modules
 
-    def counted(entry, mode, program):
+    def counted(entry, mode, program, **options):
         calls.append((entry, mode))
-        return real(entry, mode, program)
+        return real(entry, mode, program, **options)
 
     monkeypatch.setattr(api, "simulate_modules", counted)
     return calls

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import collections.abc
-import hashlib
 import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
+from functools import partial
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .cache import FactsCache, PickledFunctions
@@ -150,6 +150,7 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
         return unreadable(exc)
     if cache is None:
         return make(source, None)
+    import hashlib  # here, not at module level: loading OpenSSL slows every start
     digest = hashlib.sha256(source).hexdigest()
     key = cache.key(digest, info.name, info.path, info.kind, target_version, flavour)
     found = cache.get(key)
@@ -349,7 +350,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
     known: dict = {}  # (entry, mode) -> (result, the modules it created: a bit mask)
-    run_prefix = prefix(target_version)
+    run_prefix = prefix(target_version) if runs is not None else None  # reads our sources
     traces = previous.traces if previous is not None else None
     if traces is not None and traces.prefix != run_prefix:
         traces = None
@@ -382,11 +383,14 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     finally:
         program.memo = memo
 
+    # without a results cache, which modules a run created serves nothing
+    sim = simulate_modules if bit is not None else partial(simulate_modules, made=False)
+
     def work(part):
         seeds = dict(reused)
         masks: dict[int, int] = {}  # id of a modules set -> its mask (derived results share)
         out = []
-        for result, made in simulate_pairs(part, program, simulate_modules, seeds):
+        for result, made in simulate_pairs(part, program, sim, seeds):
             if bit is not None and not isinstance(made, int):
                 mask = masks.get(id(made))
                 if mask is None:

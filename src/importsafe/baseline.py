@@ -7,7 +7,6 @@ keeps its failure baselined, while a failure that reaches the site by another ch
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -19,6 +18,7 @@ KEY = "importsafe-baseline"
 
 
 def fingerprint(r: Result) -> str:
+    import hashlib  # here, not at module level: loading OpenSSL slows every start
     e = r.error
     parts = [r.entry, r.mode, e.exception if e else r.outcome, e.module if e else None,
              e.name if e else None, [f.module for f in e.chain] if e else []]

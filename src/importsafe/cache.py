@@ -8,11 +8,9 @@ unreadable entry is a miss.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 from functools import lru_cache
-from pathlib import Path
 
 from .runcache import write_pickles
 from .static.events import ModuleFacts
@@ -22,11 +20,13 @@ _EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", 
 
 @lru_cache(maxsize=1)
 def extractor_fingerprint() -> str:
+    import hashlib  # here, not at module level: loading OpenSSL slows every start
     from . import __version__
     digest = hashlib.sha256(__version__.encode())
-    here = Path(__file__).resolve().parent / "static"
+    here = os.path.join(os.path.dirname(os.path.realpath(__file__)), "static")
     for name in _EXTRACTOR:
-        digest.update((here / name).read_bytes())
+        with open(os.path.join(here, name), "rb") as f:
+            digest.update(f.read())
     return digest.hexdigest()[:16]
 
 
@@ -42,6 +42,7 @@ class FactsCache:
 
     def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool) -> str:
         """`digest`: the source's sha256 (hex)."""
+        import hashlib
         return hashlib.sha256(repr((digest, extractor_fingerprint(), name, path, kind,
                                     tuple(version), bodies)).encode()).hexdigest()
 

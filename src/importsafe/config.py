@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 
 from .model import ALL_MODES, MODES
@@ -74,6 +73,7 @@ def requires_python_floor(spec) -> str | None:
 
 
 def read_toml(path: str) -> dict:
+    import tomllib  # only when there is a file to read: 2 ms of every start
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)

@@ -20,10 +20,9 @@ only those few.
 """
 from __future__ import annotations
 
-import hashlib
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 from .static.events import summary_items
 from .static.simulate import defined_at
@@ -32,11 +31,13 @@ from .static.state import Program
 
 @lru_cache(maxsize=1)
 def simulator_fingerprint() -> str:
+    import hashlib  # here, not at module level: loading OpenSSL slows every start
     from . import __version__
     digest = hashlib.sha256(__version__.encode())
-    here = Path(__file__).resolve().parent / "static"
-    for path in sorted(here.glob("*.py")):
-        digest.update(path.name.encode() + path.read_bytes())
+    here = os.path.join(os.path.dirname(os.path.realpath(__file__)), "static")
+    for name in sorted(n for n in os.listdir(here) if n.endswith(".py")):
+        with open(os.path.join(here, name), "rb") as f:
+            digest.update(name.encode() + f.read())
     return digest.hexdigest()[:16]
 
 
@@ -77,6 +78,7 @@ def _edges(program: Program, name: str, children: dict, facts: dict
 
 def index_key(program: Program) -> str:
     """The module map's identity: names, kinds and paths."""
+    import hashlib
     return hashlib.sha1(repr(sorted((n, i.kind, i.path) for n, i in program.index.items()))
                         .encode()).hexdigest()
 
@@ -86,6 +88,7 @@ def fingerprints(program: Program, previous: Traces | None = None,
     """Every analysed module's fingerprint: what a simulation that creates it depends on.
     A module's fingerprint is a function of its digest and of the module map (`key`): when
     the map is the `previous` run's, modules whose digest is too keep their fingerprint."""
+    import hashlib
     names = sorted(program.index)
     summaries = dict(summary_items(program.facts))  # loads nothing (LazyFacts)
     out = {}

@@ -22,7 +22,6 @@ place (not by pip, which replaces the directory) goes unseen.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
@@ -55,6 +54,7 @@ def code_fingerprint() -> str:
     """importsafe's version and the signature of every source file of it: any edit of the
     code that makes a report (an editable install) makes another key; stat, not content,
     keeps a warm run from reading the whole package."""
+    import hashlib  # here, not at module level: loading OpenSSL slows every start
     from . import __version__
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256(__version__.encode())
@@ -112,6 +112,7 @@ class RunCache:
     Replaced by every run, so the cache does not grow with edits."""
 
     def __init__(self, directory: str, arguments: tuple):
+        import hashlib
         # relative paths and the environment's extension suffixes are part of the arguments
         key = repr((FORMAT, code_fingerprint(), os.getcwd(), sys.version_info[:2], arguments))
         name = hashlib.sha256(key.encode()).hexdigest()

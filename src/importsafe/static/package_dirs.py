@@ -17,10 +17,8 @@ A mapped package is discovered under its mapped name (`/r/sub/x.py` is `mypkg.su
 """
 from __future__ import annotations
 
-import configparser
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
@@ -86,6 +84,7 @@ def read(project: str) -> PackageDirs | None:
 
 
 def _from_pyproject(path: str) -> tuple[dict | None, tuple[str, ...] | None]:
+    import tomllib  # only for a file that exists (like configparser below): start-up time
     try:
         with open(path, "rb") as f:
             table = tomllib.load(f).get("tool", {}).get("setuptools", {})
@@ -104,6 +103,9 @@ def _from_pyproject(path: str) -> tuple[dict | None, tuple[str, ...] | None]:
 
 
 def _from_setup_cfg(path: str) -> tuple[dict | None, tuple[str, ...] | None]:
+    if not os.path.isfile(path):
+        return None, None
+    import configparser
     parser = configparser.ConfigParser(interpolation=None)
     try:
         if not parser.read(path, encoding="utf-8"):

@@ -637,22 +637,24 @@ def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | No
     return (sub.path, 1) if sub is not None else None
 
 
-def simulate_modules(entry: str, mode: str, program: Program
+def simulate_modules(entry: str, mode: str, program: Program, made: bool = True
                      ) -> tuple[Result, frozenset, frozenset | None]:
     """simulate, and the modules the run created in its sys.modules (executed, stubbed, or
     put back by a replayed recording): the only ones whose facts decided it
     (resultcache.py). The entry and its ancestors count too, whether reached or not. Third,
     for a package's successful normal-mode run, the modules left in sys.modules (its
-    submodules among them are then imported by the package itself: simulate_pairs)."""
+    submodules among them are then imported by the package itself: simulate_pairs).
+    Without `made` (no results cache to key), the second is only the entry and its
+    ancestors."""
     sim = Simulator(program)
     result = sim.run(entry, mode)
-    made = {name for name, count in sim.epochs.items() if count}
     parts = entry.split(".")
-    made.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    created = {name for name, count in sim.epochs.items() if count} if made else set()
+    created.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     info = program.index.get(entry)
     loaded = frozenset(sim.modules) if mode == "normal" and result.outcome == "ok" and \
         info is not None and info.kind in ("package", "namespace") else None
-    return result, frozenset(made), loaded
+    return result, frozenset(created), loaded
 
 
 def simulate_pairs(pairs, program: Program, sim=simulate_modules,
