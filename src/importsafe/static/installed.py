@@ -14,9 +14,10 @@ import os
 META_SUFFIXES = (".dist-info", ".egg-info")
 
 
-def distributions(root: str) -> list[frozenset[str]] | None:
+def distributions(root: str, wanted: set[str] | None = None) -> list[frozenset[str]] | None:
     """The top-level names of each distribution installed in `root`; None when `root` is not
-    an installation directory."""
+    an installation directory. With `wanted`, only those of the distributions that may have
+    one of those names (_tops_of)."""
     try:
         metas = sorted(e.path for e in os.scandir(root) if e.is_dir() and
                        e.name.endswith(META_SUFFIXES))
@@ -24,15 +25,19 @@ def distributions(root: str) -> list[frozenset[str]] | None:
         return None
     if not any(m.endswith(".dist-info") for m in metas):
         return None  # a checkout's stray `*.egg-info` does not make it site-packages
-    return [tops for tops in map(_tops_of, metas) if tops]
+    return [tops for tops in (_tops_of(m, wanted) for m in metas) if tops]
 
 
-def _tops_of(meta: str) -> frozenset[str]:
+def _tops_of(meta: str, wanted: set[str] | None = None) -> frozenset[str]:
+    """The distribution's top-level names; with `wanted`, empty for one whose RECORD names
+    none of them anywhere (not parsed then: Django's RECORD has 2,700 lines)."""
     listed = _read(os.path.join(meta, "top_level.txt"))  # a few bytes, where RECORD is large
     tops = {t.strip() for t in listed.splitlines() if t.strip().isidentifier()}
     if tops:
         return frozenset(tops)
     record = _read(os.path.join(meta, "RECORD"))
+    if wanted is not None and not any(name in record for name in wanted):
+        return frozenset()
     for line in record.splitlines():
         path = line.rsplit(",", 2)[0].strip().strip('"') if line.strip() else ""
         head = path.replace("\\", "/").split("/")[0]
@@ -60,7 +65,7 @@ def analysed_tops(root: str, requested: set[str]) -> frozenset[str] | None:
     """In an installation directory: the top-level names analysed when `requested` are
     checked (theirs and their distributions' other packages); None elsewhere (every package
     under the root is analysed)."""
-    dists = distributions(root)
+    dists = distributions(root, requested)
     if dists is None:
         return None
     found = set(requested)
