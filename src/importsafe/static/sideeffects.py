@@ -52,11 +52,19 @@ def mentions(source: str | bytes, name: str) -> int:
     statement is never read; any other occurrence counts as a read, so the check errs
     towards silence (and costs a regex, not a parse)."""
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
-    return len(re.findall(r"(?<![\w.])" + re.escape(name) + r"\b", text))
+    # the name first, then what precedes it: a pattern that opens with a look-behind is tried
+    # at every character (a millisecond per name in a large module)
+    return sum(1 for found in re.finditer(re.escape(name) + r"\b", text)
+               if not found.start() or not _WORD_OR_DOT.match(text, found.start() - 1))
+
+
+_WORD_OR_DOT = re.compile(r"[\w.]")
 
 
 def skipped(facts: ModuleFacts, source: str | bytes, is_module) -> list[SideEffectImport]:
     """Eligible imports whose bound name the module never reads: lazy mode never runs them."""
+    found = candidates(facts, is_module)
+    if found and isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")  # once, not per name
     return [SideEffectImport(facts.path, line, module, name)
-            for line, name, module in candidates(facts, is_module)
-            if mentions(source, name) <= 1]
+            for line, name, module in found if mentions(source, name) <= 1]
