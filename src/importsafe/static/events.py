@@ -102,6 +102,10 @@ class Dynamic:
     reason: str
     prefix: str = ""
     replaces: bool = False  # `sys.modules[__name__] = obj`: the module becomes `obj`
+    # `sys.modules[name] = obj` in a function, `name` computed: a helper that puts a module
+    # there for its caller (celery.local.recreate_module(__name__)); the module whose import
+    # called it may have been replaced
+    elsewhere: bool = False
 
 
 @dataclass(frozen=True, slots=True)

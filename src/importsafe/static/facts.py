@@ -309,9 +309,14 @@ class _Extractor:
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             self.registers = True
-            if attr_chain(target.slice) == ("__name__", ()):  # a module object of its own
+            key = attr_chain(target.slice)
+            if key == ("__name__", ()):  # a module object of its own
                 out.append(Dynamic(line, "the module replaces itself in sys.modules",
                                    replaces=True))
+            elif key is not None and scope == "function":
+                out.append(Dynamic(line, "a function called at import time puts a module "
+                                         "into sys.modules under a name it computes",
+                                   elsewhere=True))
         events = target_events(target, line)
         out.extend(e for e in events if not isinstance(e, Bind))
         names = [n for e in events if isinstance(e, Bind) for n in e.names]

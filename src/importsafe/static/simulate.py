@@ -533,6 +533,13 @@ class Simulator(LazyImports, ImportState):
                 frame.locals.pop(name, None)
 
     def e_Dynamic(self, ev: Dynamic, frame):
+        if ev.elsewhere:
+            # which module it replaces is not known: most likely the one whose top level
+            # called it (with its own __name__), so any name may be bound there now
+            if frame.kind == "function" and self.stack:
+                self.write(self.stack[-1], "dynamic",
+                           f"{ev.reason} ({frame.module.info.path}, line {ev.line})")
+            return
         if ev.replaces:
             # what replaces a module (a ModuleType subclass forwarding to something, a lazy
             # loader) is assumed to answer every name, as an external module does

@@ -1,0 +1,3 @@
+from . import _local
+
+_local.recreate(__name__)

@@ -1,0 +1,1 @@
+from lh import thing
