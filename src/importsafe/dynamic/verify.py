@@ -165,11 +165,47 @@ def went_past(predicted: Result, real: Result) -> bool:
     chain (its failure there came after the import the real run failed in)."""
     ours = predicted.error.chain if predicted.error is not None else ()
     theirs = real.error.chain if real.error is not None else ()
-    for mine, other in zip(ours, theirs):
+    for k, (mine, other) in enumerate(zip(ours, theirs)):
         if mine != other:
-            return mine.module == other.module and mine.file == other.file \
-                and mine.line > other.line
+            if mine.module == other.module and mine.file == other.file:
+                return mine.line > other.line
+            if k == 0:
+                return False
+            # the same statement (the frames before are equal) imports a package before its
+            # submodules: failing in `a.b.c`, the static run got past `a.b`, where the real
+            # one failed
+            if mine.module.startswith(other.module + "."):
+                return True
+            # one statement importing several modules (`from pkg import a, b`): the static
+            # run got past the one the real run failed in when it failed in a later one
+            return _later_in_statement(ours[k - 1], mine.module, other.module)
     return len(ours) < len(theirs)
+
+
+def _later_in_statement(frame, later: str, earlier: str) -> bool:
+    """Does the import statement the chain's `frame` was executing (`from pkg import a, b`,
+    `import a, b`) import module `later` after module `earlier`? CPython imports them in the
+    order named. False when that cannot be read."""
+    try:
+        with open(frame.file, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return False
+    package = frame.module if os.path.basename(frame.file).startswith("__init__.") \
+        else frame.module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) != frame.line:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            base = resolve_relative(node.module, node.level, package)
+            named = [f"{base}.{a.name}" for a in node.names] if base else []
+        elif isinstance(node, ast.Import):
+            named = [a.name for a in node.names]
+        else:
+            continue
+        if later in named and earlier in named:
+            return named.index(later) > named.index(earlier)
+    return False
 
 
 def compare(static: Report, dynamic: Report, mapped=(), analysed=None
