@@ -111,8 +111,8 @@ class ModState:
 
     @classmethod
     def restore(cls, snap: tuple, born: int) -> "ModState":
-        """A ModState for a snapshot, born at `born` (also for a module restore_all put back
-        pending)."""
+        """A ModState for a snapshot, born at `born`: a stale module put back by a replay, or
+        a module restore_all left as a (snapshot, birth) pair, when it is first read."""
         st = cls.__new__(cls)
         st.info, st.ns, st.status, st.dynamic, st.epoch, st.token, st.wildcard, st.name, \
             st.opaque = snap
@@ -254,7 +254,8 @@ class ImportState:
 
     def __init__(self, program: Program):
         self.program = program
-        self.modules: dict[str, ModState] = {}
+        # a (snapshot, birth) pair: a module a replay put back, not read since (restore_all)
+        self.modules: dict[str, ModState | tuple] = {}
         self.epochs: dict[str, int] = {}
         self.stale: dict[tuple[str, int], ModState] = {}
         self.stale_log: list[tuple[str, int]] = []
@@ -417,6 +418,8 @@ class ImportState:
         modules, epochs = self.modules, self.epochs
         for at in range(lo, hi):
             (kind, mod, key), value = deps[at]
+            # a (snapshot, birth) pair is read in place: snapshot[4] is the epoch, [1] the
+            # namespace (ModState.snapshot)
             if kind == "p":
                 st = modules.get(mod)
                 if (-1 - epochs.get(mod, 0) if st is None else st[0][4]
