@@ -1,7 +1,9 @@
-"""parallel.map_slices: results in order whatever the slices, and every item exactly once."""
+"""parallel.map_slices: results in order whatever the slices, and every item exactly once;
+parallel.map_shared: the same, with workers that take items from each other's slices."""
 import os
+import time
 
-from importsafe.parallel import map_slices
+from importsafe.parallel import map_shared, map_slices
 
 
 def tag(part):
@@ -45,3 +47,64 @@ def test_what_no_cyclic_gc_allocated_is_old_after_it():
     finally:
         if not was:
             gc.disable()
+
+
+def consume(items):
+    return [(item, os.getpid()) for item in items]
+
+
+def slow_first_half(items):
+    out = []
+    for item in items:
+        if item < 100:
+            time.sleep(0.004)
+        out.append((item, os.getpid()))
+    return out
+
+
+def test_shared_work_comes_back_in_order():
+    for workers in (2, 3):
+        out = map_shared(consume, list(range(300)), workers)
+        assert [item for item, _ in out] == list(range(300))
+        # (which process did what varies: one that starts late may find its slice taken)
+
+
+def test_a_worker_done_early_takes_items_from_the_far_end_of_another_slice():
+    """This process owns the slow first half; the child, done with its fast half, takes items
+    from the end of this one's, which keeps its front."""
+    out = map_shared(slow_first_half, list(range(200)), 2)
+    assert [item for item, _ in out] == list(range(200))
+    here = os.getpid()
+    assert any(pid != here for item, pid in out if item < 100)
+    assert all(pid == here for item, pid in out if item < 10)
+
+
+def test_small_shared_work_runs_here():
+    assert map_shared(consume, [1, 2, 3], 2) == [(1, os.getpid()), (2, os.getpid()),
+                                                 (3, os.getpid())]
+
+
+def test_a_check_shared_between_workers_equals_one_in_a_single_process(tmp_path):
+    """Enough (entry, mode) pairs for two simulation workers (api.PARALLEL_MIN_FILES), with
+    cycles and failures: the report is the one a single process makes."""
+    from importsafe import api
+    pkg = tmp_path / "big"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from . import m000\n")
+    for k in range(300):
+        lines = []
+        if k % 5 == 0 and k + 1 < 300:
+            lines.append(f"from . import m{k + 1:03d}")
+        if k % 7 == 3:
+            lines.append(f"from .m{k - 1:03d} import VALUE")
+        if k % 11 == 0 and k > 10:
+            lines.append(f"from .m{k - 10:03d} import VALUE as V2")
+        lines.append("VALUE = 1")
+        if k % 13 == 0 and k + 3 < 300:
+            lines.append(f"from .m{k + 3:03d} import VALUE as V3")
+        (pkg / f"m{k:03d}.py").write_text("\n".join(lines) + "\n")
+    one = api.check([str(pkg)], jobs=1)
+    two = api.check([str(pkg)], jobs=2)
+    assert len(one.results) >= api.PARALLEL_MIN_FILES
+    assert {r.outcome for r in one.results} >= {"ok", "error"}
+    assert two.results == one.results and two.diagnostics == one.diagnostics

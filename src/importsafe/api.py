@@ -16,7 +16,7 @@ from .resultcache import (Traces, fingerprints, hint_holds, index_key, mask_of, 
 from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
-from .parallel import map_slices, no_cyclic_gc
+from .parallel import map_shared, map_slices, no_cyclic_gc
 from .shard import take_shard
 from .static.bytecode import compiled_before
 from .static.discover import ModuleInfo
@@ -403,7 +403,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     failed = {e for e in alone if e in reused and reused[e][0].outcome != "ok"}
     simulated = sum(1 for e, m in missing if m != "normal" or e.partition(".")[0] not in failed)
     with no_cyclic_gc(), deep_recursion():
-        fresh = map_slices(work, missing, workers if simulated >= PARALLEL_MIN_FILES else 1)
+        fresh = map_shared(work, missing, workers if simulated >= PARALLEL_MIN_FILES else 1)
     known.update(zip(missing, fresh))
     results = tuple(known[pair][0] for pair in todo)
     diagnostics = diagnose(results, program.facts, loaded.problems)
