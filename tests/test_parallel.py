@@ -108,3 +108,25 @@ def test_a_check_shared_between_workers_equals_one_in_a_single_process(tmp_path)
     assert len(one.results) >= api.PARALLEL_MIN_FILES
     assert {r.outcome for r in one.results} >= {"ok", "error"}
     assert two.results == one.results and two.diagnostics == one.diagnostics
+
+
+def fail_here(items):
+    if os.getpid() == PARENT:
+        raise ValueError("this process's share failed")
+    time.sleep(5)  # a child still at work: killed, not waited for
+    return consume(items)
+
+
+PARENT = os.getpid()
+
+
+def test_a_failure_here_stops_and_reaps_the_children():
+    import pytest
+    for run in (lambda: map_slices(fail_here, list(range(40)), 3),
+                lambda: map_shared(fail_here, list(range(40)), 3)):
+        started = time.perf_counter()
+        with pytest.raises(ValueError):
+            run()
+        assert time.perf_counter() - started < 4
+        with pytest.raises(ChildProcessError):  # no child left, not even a zombie
+            os.waitpid(-1, os.WNOHANG)

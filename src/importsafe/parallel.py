@@ -9,6 +9,7 @@ import gc
 import mmap
 import os
 import pickle
+import signal
 import struct
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence, TypeVar
@@ -78,30 +79,8 @@ def map_shared(fn: Callable[[Iterator[T]], list[R]], items: Sequence[T], workers
         taken: list[int] = []
         return taken, fn(_claims(items, shared, me, workers, taken))
 
-    children = []
-    for me in range(1, workers):
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child: compute, send, never return into the caller's code
-            os.close(read_fd)
-            status = 0
-            try:
-                data = pickle.dumps(("ok", run(me)), protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:  # noqa: B902 - reported to the parent
-                data, status = pickle.dumps(("error", repr(exc))), 1
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(data)
-            os._exit(status)
-        os.close(write_fd)
-        children.append((pid, read_fd))
-    parts = [run(0)]
-    for pid, read_fd in children:
-        data = _read_all(read_fd)
-        os.waitpid(pid, 0)
-        kind, payload = pickle.loads(data) if data else ("error", "worker died")
-        if kind != "ok":
-            raise RuntimeError(f"simulation worker failed: {payload}")
-        parts.append(payload)
+    children = [_fork(lambda me=me: run(me)) for me in range(1, workers)]
+    parts = _gather(children, lambda: run(0))
     shared.close()
     missing = object()
     results: list = [missing] * n
@@ -155,28 +134,57 @@ def map_slices(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], workers
     size = -(-(len(items) - start) // (workers - (first is not None)))
     slices = ([items[:first]] if first is not None else []) + \
         [items[k:k + size] for k in range(start, len(items), size)]
-    children = []
-    for part in slices[1:]:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child: compute, send, never return into the caller's code
-            os.close(read_fd)
-            status = 0
-            try:
-                data = pickle.dumps(("ok", fn(part)), protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:  # noqa: B902 - reported to the parent
-                data, status = pickle.dumps(("error", repr(exc))), 1
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(data)
-            os._exit(status)
-        os.close(write_fd)
-        children.append((pid, read_fd))
-    results = list(fn(slices[0]))
-    for pid, read_fd in children:
-        data = _read_all(read_fd)
-        os.waitpid(pid, 0)
+    children = [_fork(lambda part=part: fn(part)) for part in slices[1:]]
+    return [r for part in _gather(children, lambda: fn(slices[0])) for r in part]
+
+
+def _fork(work: Callable[[], object]) -> tuple[int, int]:
+    """A child that runs `work` and sends its pickled result (or its error) through a pipe:
+    (its pid, the pipe's reading end)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: compute, send, never return into the caller's code
+        os.close(read_fd)
+        status = 0
+        try:
+            data = pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:  # noqa: B902 - reported to the parent
+            data, status = pickle.dumps(("error", repr(exc))), 1
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(data)
+        os._exit(status)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def _gather(children: list[tuple[int, int]], mine: Callable[[], R]) -> list:
+    """[mine(), then each child's result], run here while the children work. Every child is
+    reaped whatever happens: when this process's share or a child fails, the children not
+    read yet are killed (a library caller would otherwise keep them as zombies, or wait for
+    work whose result is thrown away)."""
+    try:
+        out = [mine()]
+    except BaseException:
+        _stop(children)
+        raise
+    for k, (pid, read_fd) in enumerate(children):
+        try:
+            data = _read_all(read_fd)
+        finally:
+            os.waitpid(pid, 0)
         kind, payload = pickle.loads(data) if data else ("error", "worker died")
         if kind != "ok":
-            raise RuntimeError(f"simulation worker failed: {payload}")
-        results.extend(payload)
-    return results
+            _stop(children[k + 1:])
+            raise RuntimeError(f"worker failed: {payload}")
+        out.append(payload)
+    return out
+
+
+def _stop(children: list[tuple[int, int]]) -> None:
+    for pid, read_fd in children:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass  # gone already
+        os.close(read_fd)
+        os.waitpid(pid, 0)
