@@ -95,28 +95,32 @@ def _extension(module: str, roots) -> bool:
 def _imports_extension(frame, roots) -> bool:
     """Does the statement at `frame` (module, file, line) import a compiled module of the
     roots? Then a failure there may be raised by that module's init."""
+    return any(name and _extension(name, roots)
+               for base, named in _imports_at(frame) for name in (base, *named))
+
+
+def _imports_at(frame) -> list[tuple[str | None, list[str]]]:
+    """The import statements on the line the chain's `frame` (module, file, line) was
+    executing: for each, the package of a `from` import (None for `import a, b`) and the
+    modules it names, in order; empty when the file cannot be read."""
     try:
         with open(frame.file, "rb") as f:
             tree = ast.parse(f.read())
-    except (OSError, SyntaxError, ValueError):
-        return False
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return []
     package = frame.module if os.path.basename(frame.file).startswith("__init__.") \
         else frame.module.rpartition(".")[0]
+    out = []
     for node in ast.walk(tree):
         if getattr(node, "lineno", None) != frame.line:
             continue
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            out.append((None, [a.name for a in node.names]))
         elif isinstance(node, ast.ImportFrom):
             base = resolve_relative(node.module, node.level, package)
-            if base is None:
-                continue
-            names = [base, *(f"{base}.{a.name}" for a in node.names)]
-        else:
-            continue
-        if any(name and _extension(name, roots) for name in names):
-            return True
-    return False
+            if base is not None:
+                out.append((base, [f"{base}.{a.name}" for a in node.names]))
+    return out
 
 
 def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
@@ -186,23 +190,7 @@ def _later_in_statement(frame, later: str, earlier: str) -> bool:
     """Does the import statement the chain's `frame` was executing (`from pkg import a, b`,
     `import a, b`) import module `later` after module `earlier`? CPython imports them in the
     order named. False when that cannot be read."""
-    try:
-        with open(frame.file, "rb") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        return False
-    package = frame.module if os.path.basename(frame.file).startswith("__init__.") \
-        else frame.module.rpartition(".")[0]
-    for node in ast.walk(tree):
-        if getattr(node, "lineno", None) != frame.line:
-            continue
-        if isinstance(node, ast.ImportFrom):
-            base = resolve_relative(node.module, node.level, package)
-            named = [f"{base}.{a.name}" for a in node.names] if base else []
-        elif isinstance(node, ast.Import):
-            named = [a.name for a in node.names]
-        else:
-            continue
+    for _, named in _imports_at(frame):
         if later in named and earlier in named:
             return named.index(later) > named.index(earlier)
     return False
