@@ -176,3 +176,36 @@ def test_memo_records_only_imports_some_module_names(tmp_path):
                 simulate(entry, mode, program)
     recorded = {name.replace("\0lazy ", "") for name in program.memo}
     assert recorded == {"mr", "mr.core"} and program.hits > 0
+
+
+def _variants(node):
+    """Every recorded variant below a node of the memo's trie (static/state.py)."""
+    if node.__class__ is tuple:
+        yield node
+    elif hasattr(node, "children"):
+        for child in node.children.values():
+            yield from _variants(child)
+    else:
+        yield from _variants(node.next)
+
+
+def test_memo_logs_no_external_module_and_not_a_bare_entry_itself(tmp_path):
+    """An external module is never in the simulated sys.modules, so its absence is no
+    dependency worth checking on every replay; and a bare entry's own import, from a state
+    its siblings' bare runs seldom meet again, is run without recording it."""
+    write(tmp_path, {"mx/__init__.py": "", "mx/core.py": "import os\nimport json.decoder\nX = 1\n",
+                     "mx/leaf.py": "import logging\nfrom .core import X\n",
+                     "mx/other.py": "from . import core, leaf\n"})
+    loaded = api.load([str(tmp_path / "mx")], jobs=1)
+    program = loaded.program
+    assert {"mx.core", "mx.leaf"} <= program.imported
+    with api.deep_recursion():
+        assert simulate("mx.leaf", "bare", program).outcome == "ok"
+        assert "mx.leaf" not in program.memo and "mx.core" in program.memo
+        for entry in loaded.entries:
+            for mode in ("normal", "bare", "lazy"):
+                simulate(entry, mode, program)
+    assert "mx.leaf" in program.memo  # imported by mx.other: recorded there
+    read = {dep[1] for root in program.memo.values() for variant in _variants(root)
+            for (dep, _value) in variant[0]}
+    assert read and all(name.partition(".")[0] == "mx" for name in read)

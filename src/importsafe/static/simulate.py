@@ -70,7 +70,10 @@ class Simulator(LazyImports, ImportState):
             if mode == "bare":
                 self.setup_bare(entry)
             self.lazy_all = mode == "lazy"
-            self.import_module(entry)
+            # a bare entry's own import starts from a state only its siblings' bare runs can
+            # meet again, and seldom do (Home Assistant: 2,566 of 2,859 such recordings were
+            # never replayed): not recorded, it also logs nothing
+            self.import_module(entry, record=mode != "bare")
         except SimError as err:
             if err.uncertain:
                 return Result(entry, mode, "unknown", reason=f"{err.info.exception} "
@@ -109,9 +112,11 @@ class Simulator(LazyImports, ImportState):
         return self.stale.get((value[1], value[2]))
 
     # -- the import system ----------------------------------------------------------------
-    def import_module(self, name: str) -> None:
-        """importlib._bootstrap._find_and_load, memoised (see state.py)."""
-        if self.state(name) is not None or self.is_external(name):
+    def import_module(self, name: str, record: bool = True) -> None:
+        """importlib._bootstrap._find_and_load, memoised (see state.py); without `record`,
+        a miss is run without recording it."""
+        # an external module is never in the simulated sys.modules: no read to log
+        if self.is_external(name) or self.state(name) is not None:
             return
         if self.program.memo is None or self.calls or name not in self.program.imported:
             return self._find_and_load(name)
@@ -119,6 +124,8 @@ class Simulator(LazyImports, ImportState):
         hit, stop = self.memo_lookup(key)
         if hit is not None:
             return self._replayed(self.replay(hit))
+        if not record:
+            return self._find_and_load(name)
         marks, depth = self.begin_recording(name), len(self.stack)
         try:
             self._find_and_load(name)
