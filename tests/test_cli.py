@@ -196,6 +196,15 @@ def test_api_returns_frozen_values():
     assert report.failed
 
 
+def test_check_hands_what_it_loaded_to_keep():
+    """The command line passes a list it never frees (main ends with os._exit): the check's
+    facts and memo are then not freed object by object on return."""
+    kept: list = []
+    report = importsafe.check([str(EXAMPLE)], modes=("bare",), keep=kept)
+    [loaded] = kept
+    assert report.failed and "compiler_pkg.backend_api" in loaded.program.facts
+
+
 def test_no_arguments_checks_the_project_layout(tmp_path):
     write(tmp_path, {"src/app/__init__.py": "from . import a\n", "src/app/a.py": "X = 1\n"})
     proc = subprocess.run([sys.executable, "-m", "importsafe"], capture_output=True, text=True,

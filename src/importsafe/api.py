@@ -327,13 +327,16 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
 def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
           target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
           memo: bool = True, skip: Sequence[str] = (), cache_dir: str | None = None,
-          shard: tuple[int, int] | None = None, runs: RunCache | None = None) -> Report:
+          shard: tuple[int, int] | None = None, runs: RunCache | None = None,
+          keep: list | None = None) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`
     (but of the entries that a `skip` pattern matches). With `cache_dir`: when no path the
     last identical check read has changed, its report (runcache.py); else facts of unchanged
     files are read from there instead of parsed, and the stored results that no changed
     module could have decided are reused (resultcache.py). `runs`: the run cache, when the caller
-    already looked it up."""
+    already looked it up. `keep`: a list the loaded program is appended to, so that the caller
+    decides when its memory is given back (the command line exits without: freeing Home
+    Assistant's facts and memo object by object took 0.07 s)."""
     paths = list(paths)
     if cache_dir and runs is None:
         runs = RunCache(cache_dir, check_arguments(paths, modes, source_roots, target_version,
@@ -346,6 +349,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
                   previous.summaries if previous is not None else None,
                   (previous.scans if previous is not None else {}) if cache_dir else None)
+    if keep is not None:
+        keep.append(loaded)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program

@@ -206,7 +206,8 @@ def _check(config, jobs, cache_dir, shard_range):
             return found
     return api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
                      target_version=config.target_version, jobs=jobs, skip=config.skip,
-                     cache_dir=cache_dir, shard=shard_range, runs=runs)
+                     cache_dir=cache_dir, shard=shard_range, runs=runs,
+                     keep=click.get_current_context().obj)
 
 
 def _render_comparison(report, console: Console, base: str) -> None:
@@ -504,8 +505,9 @@ def main() -> None:
     heap, a tenth of a second on large packages, is skipped (nothing importsafe holds needs
     finalising: files are written atomically and closed by then, children reaped)."""
     gc.disable()
+    kept: list = []  # what a check loaded, never freed: see api.check's `keep`
     try:
-        cli()
+        cli(obj=kept)
         code = 0
     except SystemExit as exc:
         code = exc.code
