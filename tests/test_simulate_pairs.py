@@ -1,38 +1,46 @@
 """simulate_pairs: a normal-mode entry below a package whose own first import fails gets that
-failure without a simulation of its own, and a top-level module's bare result is its normal
-one; both must equal the full simulation."""
+failure without a simulation of its own, a top-level module's bare result is its normal one,
+and a normal run starts where its parent package's normal run ended; all must equal the full
+simulation."""
 from __future__ import annotations
 
 import randpkg
 from test_cli import EXAMPLE
 
 from importsafe import api
-from importsafe.static.simulate import simulate, simulate_modules, simulate_pairs
+from importsafe.static.simulate import simulate_modules, simulate_pairs
 
 
 def _compare(path) -> tuple[int, int]:
     loaded = api.load([str(path)], memo=False)
     pairs = [(e, m) for e in loaded.entries for m in ("normal", "bare")]
     calls = []
+    started = []
 
-    def counted(entry, mode, program):
+    def counted(entry, mode, program, **options):
         calls.append((entry, mode))
-        return simulate_modules(entry, mode, program)
+        if options.get("start") is not None:
+            started.append((entry, mode))
+        return simulate_modules(entry, mode, program, **options)
     with api.deep_recursion():
-        derived = [r for r, _ in simulate_pairs(pairs, loaded.program, counted)]
-        full = [simulate(e, m, loaded.program) for e, m in pairs]
-    assert derived == full, path
+        found = simulate_pairs(pairs, loaded.program, counted)
+        derived = [r for r, _ in found]
+        full = [simulate_modules(e, m, loaded.program) for e, m in pairs]
+    assert derived == [r for r, _, _ in full], path
+    # a run started from its parent's state created (and read the facts of) the same modules
+    assert all(made == whole[1] for (pair, (_, made), whole) in zip(pairs, found, full)
+               if pair in started), path
     preloaded = sum(1 for (e, m), r in zip(pairs, derived)
                     if m == "normal" and r.outcome == "ok" and (e, m) not in calls)
-    return len(pairs) - len(calls), preloaded  # results taken from another run
+    return len(pairs) - len(calls), preloaded, len(started)  # results taken from another run
 
 
 def test_derived_results_equal_full_simulation(tmp_path):
-    saved, preloaded = _compare(EXAMPLE)
+    saved, preloaded, started = _compare(EXAMPLE)
     for seed in range(150):
         more = _compare(randpkg.write(randpkg.generate(seed), tmp_path / f"s{seed}"))
-        saved, preloaded = saved + more[0], preloaded + more[1]
-    assert saved > preloaded > 0, "a shortcut was never exercised"
+        saved, preloaded, started = saved + more[0], preloaded + more[1], started + more[2]
+    assert saved > preloaded > 0 and started > 0, "a shortcut was never exercised"
 
 
 def test_a_submodule_its_parent_imports_is_not_simulated(tmp_path):
@@ -46,9 +54,9 @@ def test_a_submodule_its_parent_imports_is_not_simulated(tmp_path):
     loaded = api.load([str(pkg)], memo=False)
     calls = []
 
-    def counted(entry, mode, program):
+    def counted(entry, mode, program, **options):
         calls.append(entry)
-        return simulate_modules(entry, mode, program)
+        return simulate_modules(entry, mode, program, **options)
     pairs = [(e, "normal") for e in loaded.entries]
     found = dict(zip(loaded.entries, simulate_pairs(pairs, loaded.program, counted)))
     assert calls == ["p", "p.b"]

@@ -16,7 +16,7 @@ from .frames import (
     UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
 )
 from .lazy import LAZY_TARGET, LazyImports
-from .state import MISSING, OPAQUE, ImportState, ModState, Program, dynamic_reason
+from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program, dynamic_reason
 from .events import (
     LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
     SetAttr, Try, Use,
@@ -651,22 +651,26 @@ def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | No
     return (sub.path, 1) if sub is not None else None
 
 
-def simulate_modules(entry: str, mode: str, program: Program, made: bool = True
-                     ) -> tuple[Result, frozenset, frozenset | None]:
+def simulate_modules(entry: str, mode: str, program: Program, made: bool = True,
+                     start: AfterImport | None = None
+                     ) -> tuple[Result, frozenset, AfterImport | None]:
     """simulate, and the modules the run created in its sys.modules (executed, stubbed, or
     put back by a replayed recording): the only ones whose facts decided it
     (resultcache.py). The entry and its ancestors count too, whether reached or not. Third,
-    for a package's successful normal-mode run, the modules left in sys.modules (its
-    submodules among them are then imported by the package itself: simulate_pairs).
+    for a package's successful normal-mode run, the state it ended in (its submodules in it
+    are then imported by the package itself, and the others start from it: simulate_pairs).
     Without `made` (no results cache to key), the second is only the entry and its
-    ancestors."""
+    ancestors. `start`: the state the normal run of the entry's parent package ended in,
+    which this normal run then starts from instead of importing the parent again."""
     sim = Simulator(program)
+    if start is not None:
+        sim.start_from(start)
     result = sim.run(entry, mode)
     parts = entry.split(".")
     created = {name for name, count in sim.epochs.items() if count} if made else set()
     created.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     info = program.index.get(entry)
-    loaded = frozenset(sim.modules) if mode == "normal" and result.outcome == "ok" and \
+    loaded = sim.after() if mode == "normal" and result.outcome == "ok" and \
         info is not None and info.kind in ("package", "namespace") else None
     return result, frozenset(created), loaded
 
@@ -701,7 +705,10 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
             result, modules, _ = known[entry]
             found = replace(result, mode="bare"), modules, None
         if found is None:
-            found = sim(entry, mode, program)
+            # a normal run starts where its parent package's own normal run ended
+            parent = known.get(entry.rpartition(".")[0]) if mode == "normal" else None
+            found = sim(entry, mode, program, start=parent[2]) \
+                if parent is not None and parent[2] is not None else sim(entry, mode, program)
         if mode == "normal":
             known[entry] = found
         out.append(found[:2])
@@ -717,9 +724,11 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
         ancestor = ".".join(parts[:i])
         if ancestor not in program.index:
             return None
+        before = found[2] if found is not None else None  # where the parent's run ended
         found = normal.get(ancestor)
         if found is None:
-            found = normal[ancestor] = sim(ancestor, "normal", program)
+            found = normal[ancestor] = sim(ancestor, "normal", program, start=before) \
+                if before is not None else sim(ancestor, "normal", program)
         result, modules, _ = found
         if result.outcome != "ok":
             # a chain too deep to replay is a limit of the replay, not the ancestor's outcome

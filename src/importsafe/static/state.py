@@ -121,6 +121,24 @@ class ModState:
         return st
 
 
+class AfterImport:
+    """The simulated sys.modules, with what goes with it, at the end of a package's
+    successful normal first import (ImportState.after): where the normal first import of
+    each of its submodules starts (ImportState.start_from), since CPython imports the package
+    first, from the same empty state. Modules are (snapshot, birth) pairs, as a replay puts
+    them back: every run started from here makes its own objects of those it reads."""
+
+    __slots__ = ("modules", "epochs", "stale", "stale_log", "registry", "clock")
+
+    def __init__(self, modules: dict, epochs: dict, stale: dict, stale_log: list,
+                 registry: dict, clock: int):
+        self.modules, self.epochs, self.stale, self.stale_log, self.registry, self.clock = \
+            modules, epochs, stale, stale_log, registry, clock
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.modules
+
+
 class Program:
     """What every simulation of one check shares: the module map, the facts, and the memo of
     recorded sub-imports (module name -> variants)."""
@@ -272,6 +290,24 @@ class ImportState:
         # proxies being resolved now ((holder module, name) -> True)
         self.registry: dict[str, frozenset[str]] = {}
         self.resolving: dict[tuple[str, str], bool] = {}
+
+    # -- where a run starts and ends -----------------------------------------------------
+    def after(self) -> AfterImport:
+        """This state, at the end of a run, as one the runs of its submodules start from."""
+        return AfterImport(
+            {name: st if st.__class__ is tuple else (st.snapshot(), st.born)
+             for name, st in self.modules.items()},
+            dict(self.epochs), {key: (st.snapshot(), st.born) for key, st in self.stale.items()},
+            list(self.stale_log), dict(self.registry), self.clock)
+
+    def start_from(self, state: AfterImport) -> None:
+        """Start this (new) run from the state a package's run ended in (AfterImport)."""
+        self.modules = dict(state.modules)
+        self.epochs = dict(state.epochs)
+        self.stale = {key: ModState.restore(*pair) for key, pair in state.stale.items()}
+        self.stale_log = list(state.stale_log)
+        self.registry = dict(state.registry)
+        self.clock = state.clock
 
     # -- creation -------------------------------------------------------------------------
     def new_state(self, info: ModuleInfo, status: str) -> ModState:
