@@ -677,8 +677,9 @@ def simulate_modules(entry: str, mode: str, program: Program, made: bool = True,
 
 def simulate_pairs(pairs, program: Program, sim=simulate_modules,
                    normal: dict | None = None) -> list[tuple[Result, object]]:
-    """`sim` (simulate_modules) over (entry, mode) pairs, giving (result, its modules) each,
-    but three kinds of result are taken from another run instead of simulated:
+    """`sim` (simulate_modules, or a function with its parameters, `start` included) over
+    (entry, mode) pairs, giving (result, its modules) each, but three kinds of result are
+    taken from another run instead of simulated:
 
     - a normal-mode entry whose ancestor package fails its own normal first import gets that
       failure, and that ancestor's modules: `import a.b.c` first runs `import a`, then
@@ -707,8 +708,7 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
         if found is None:
             # a normal run starts where its parent package's own normal run ended
             parent = known.get(entry.rpartition(".")[0]) if mode == "normal" else None
-            found = sim(entry, mode, program, start=parent[2]) \
-                if parent is not None and parent[2] is not None else sim(entry, mode, program)
+            found = sim(entry, mode, program, start=parent[2] if parent is not None else None)
         if mode == "normal":
             known[entry] = found
         out.append(found[:2])
@@ -727,8 +727,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
         before = found[2] if found is not None else None  # where the parent's run ended
         found = normal.get(ancestor)
         if found is None:
-            found = normal[ancestor] = sim(ancestor, "normal", program, start=before) \
-                if before is not None else sim(ancestor, "normal", program)
+            found = normal[ancestor] = sim(ancestor, "normal", program, start=before)
         result, modules, _ = found
         if result.outcome != "ok":
             # a chain too deep to replay is a limit of the replay, not the ancestor's outcome
