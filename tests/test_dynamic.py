@@ -335,6 +335,14 @@ def test_a_static_failure_past_a_missing_external_is_an_external_assumption(tmp_
     assert [d.code for d in wrong] == ["IS201"]
 
 
+def _bare_both_ways(pkg, entry: str):
+    """(the static bare result of `entry`, the real one, the comparison's code for it)."""
+    static = api.check([str(pkg)])
+    dynamic = api.run([str(pkg)], timeout=20)
+    found = {(d.entry, d.mode): d.code for d in api.compare(static, dynamic)}
+    return static.result(entry, "bare"), dynamic.result(entry, "bare"), found.get((entry, "bare"))
+
+
 def test_a_static_failure_in_a_later_module_of_one_statement_is_past_the_real_one(tmp_path):
     """`from . import a, b` imports a, then b. The real run stops in `a` at a dependency that
     is not installed; the static run, which assumes it imports, fails later, in `b`: the
@@ -349,14 +357,11 @@ def test_a_static_failure_in_a_later_module_of_one_statement_is_past_the_real_on
     (pkg / "b.py").write_text("from yp import missing_name\n")
     (pkg / "c.py").write_text("X = 1\n")
     (pkg / "entry.py").write_text("from . import c, a, b\n")
-    static = api.check([str(pkg)])
-    dynamic = api.run([str(pkg)], timeout=20)
-    predicted, real = static.result("yp.entry", "bare"), dynamic.result("yp.entry", "bare")
+    predicted, real, code = _bare_both_ways(pkg, "yp.entry")
     assert [f.module for f in predicted.error.chain] == ["yp.entry", "yp.b"]
     assert [f.module for f in real.error.chain] == ["yp.entry", "yp.a"]
     assert went_past(predicted, real)
-    found = {(d.entry, d.mode): d for d in api.compare(static, dynamic)}
-    assert found[("yp.entry", "bare")].code == "IS203"
+    assert code == "IS203"
     entry = Frame("yp.entry", predicted.error.chain[0].file, 1)
     before = Result("yp.entry", "bare", "error", ErrorInfo(
         "ImportError", "yp", "X", "cannot import name 'X'",
@@ -369,13 +374,10 @@ def test_a_static_failure_in_a_later_module_of_one_statement_is_past_the_real_on
     (sub / "__init__.py").write_text("import not_installed_dependency_y\n")
     (sub / "mod.py").write_text("from yp import missing_name\n")
     (pkg / "deep.py").write_text("from yp.sub.mod import x\n")
-    static = api.check([str(pkg)])
-    dynamic = api.run([str(pkg)], timeout=20)
-    predicted, real = static.result("yp.deep", "bare"), dynamic.result("yp.deep", "bare")
+    predicted, real, code = _bare_both_ways(pkg, "yp.deep")
     assert [f.module for f in predicted.error.chain] == ["yp.deep", "yp.sub.mod"]
     assert [f.module for f in real.error.chain] == ["yp.deep", "yp.sub"]
-    found = {(d.entry, d.mode): d for d in api.compare(static, dynamic)}
-    assert found[("yp.deep", "bare")].code == "IS203"
+    assert code == "IS203"
 
 
 def test_a_failure_of_run_time_values_is_not_a_disagreement(tmp_path):
