@@ -207,11 +207,16 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
 
 
 def names_of_packages(entries) -> set[str]:
-    """Directories among `entries` that are regular packages (hold an `__init__`)."""
+    """Directories among `entries` that are regular packages (hold an `__init__`), of those
+    whose name can be imported (not `__pycache__`, whose listing is long)."""
     out = set()
+    isfile = os.path.isfile
     for e in entries:
         try:
-            if e.is_dir() and package_init(e.path) is not None:
+            # an `__init__.py` file makes it one, whatever other `__init__` file CPython
+            # loads: one stat, not a listing (most package directories have one)
+            if e.is_dir() and _is_ident(e.name) and e.name != "__pycache__" and (
+                    isfile(e.path + os.sep + "__init__.py") or package_init(e.path) is not None):
                 out.add(e.name)
         except OSError:
             continue
