@@ -284,8 +284,13 @@ class Simulator(LazyImports, ImportState):
             return self.lazy_value(st, name, found) if found[0] == "z" else found
         if name in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
-        self._undecidable(st, name)
         full = f"{st.name}.{name}"
+        if full in self.index and self.state(full) is not None:
+            # a submodule in sys.modules: a module __getattr__ asked for its name imports it
+            # (there already) or raises AttributeError, and IMPORT_FROM falls back to
+            # sys.modules; both give the submodule (an assumption, see README)
+            return self.ref(full)
+        self._undecidable(st, name)
         if self.state(full) is not None:
             return self.ref(full)
         where = "partially initialized module " if self.status_of(st) == "running" else ""
@@ -441,10 +446,11 @@ class Simulator(LazyImports, ImportState):
                             raise
                         self._import_missing(f"{st.name}.{n}")
                 continue
-            full = f"{st.name}.{n}"
-            if full in self.index:  # else importing it fails quietly whatever hasattr says
-                self._undecidable(st, n)
-            self._import_missing(full)
+            # a submodule on disk is imported here, whatever hasattr() says: a module
+            # __getattr__ asked for its name is assumed to import it or to raise
+            # AttributeError, not to answer with another object (README, Assumptions); and
+            # a name that is no submodule fails to import quietly whatever hasattr says
+            self._import_missing(f"{st.name}.{n}")
 
     def _import_missing(self, full: str) -> None:
         try:
