@@ -696,8 +696,8 @@ def _dynamic_call(call: ast.Call) -> str | None:
 
 def _all_value(node, extend: bool) -> tuple | None:
     """`__all__` (or `__lazy_modules__`) spelled as literal lists, tuples or sets of strings
-    and references to other lists (`a.__all__ + ["x"]`) -> (kind, parts); parts None when it
-    is anything else."""
+    and references to other lists (`a.__all__ + ["x"]`, `(*a.__all__, "x")`) -> (kind,
+    parts); parts None when it is anything else."""
     kind = "all+" if extend else "all"
     parts: list = []
     stack = [node]
@@ -705,9 +705,14 @@ def _all_value(node, extend: bool) -> tuple | None:
         n = stack.pop()
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
             stack.extend((n.right, n.left))
-        elif isinstance(n, (ast.List, ast.Tuple, ast.Set)) and all(
-                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts):
-            parts.extend(e.value for e in n.elts)
+        elif isinstance(n, (ast.List, ast.Tuple, ast.Set)):
+            for e in n.elts:  # strings, and other lists unpacked into it: (*a.__all__, "x")
+                if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                    parts.append(e.value)
+                elif isinstance(e, ast.Starred) and attr_chain(e.value) is not None:
+                    parts.append(("ref", *attr_chain(e.value)))
+                else:
+                    return (kind, None)
         elif attr_chain(n) is not None:
             parts.append(("ref", *attr_chain(n)))
         else:
