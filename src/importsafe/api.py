@@ -256,7 +256,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
         pending = []
         named: set[str] = set()
         for f in fresh.values():
-            named.update(f.imports)  # each name once: Home Assistant's 160,000 are 20,000
+            named.update(f.imports)  # each name once: Home Assistant's 153,000 are 26,000
         for top in sorted({imported.partition(".")[0] for imported in named}):
             if top not in scanned:
                 root = mapped.get(top) or find_top(roots, top)

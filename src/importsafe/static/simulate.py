@@ -285,13 +285,13 @@ class Simulator(LazyImports, ImportState):
         if name in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
         full = f"{st.name}.{name}"
-        if full in self.index and self.state(full) is not None:
-            # a submodule in sys.modules: a module __getattr__ asked for its name imports it
-            # (there already) or raises AttributeError, and IMPORT_FROM falls back to
-            # sys.modules; both give the submodule (an assumption, see README)
-            return self.ref(full)
-        self._undecidable(st, name)
-        if self.state(full) is not None:
+        present = self.state(full) is not None
+        if not (present and full in self.index):
+            # for a submodule in sys.modules, a module __getattr__ asked for its name imports
+            # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
+            # sys.modules: both give the submodule (an assumption, see README)
+            self._undecidable(st, name)
+        if present:
             return self.ref(full)
         where = "partially initialized module " if self.status_of(st) == "running" else ""
         tail = " (most likely due to a circular import)" if where else ""
