@@ -1,31 +1,67 @@
-"""parallel.map_slices: results in order whatever the slices, and every item exactly once;
-parallel.map_shared: the same, with workers that take items from each other's slices."""
+"""parallel.map_shared: results in order, every item, with workers that take items from each
+other's slices; parallel.map_streamed: the same, with results that children send as they go."""
 import os
 import time
 
-from importsafe.parallel import map_shared, map_slices
+from importsafe.parallel import map_shared, map_streamed
 
 
-def tag(part):
-    return [(item, os.getpid()) for item in part]
+def tag_each(items):
+    for item in items:
+        yield item, os.getpid()
 
 
-def test_equal_slices_keep_the_order():
-    out = map_slices(tag, list(range(50)), 3)
-    assert [item for item, _ in out] == list(range(50))
-    assert len({pid for _, pid in out}) == 3
+def test_streamed_work_comes_back_in_order_from_every_process():
+    for workers, every in ((2, 32), (3, 1), (3, 7)):
+        out = map_streamed(tag_each, list(range(500)), workers, every=every)
+        assert [item for item, _ in out] == list(range(500))
 
 
-def test_a_first_slice_of_its_own_length_stays_in_this_process():
-    out = map_slices(tag, list(range(50)), 3, first=30)
-    assert [item for item, _ in out] == list(range(50))
-    assert {pid for item, pid in out if item < 30} == {os.getpid()}
-    others = {pid for item, pid in out if item >= 30}
-    assert len(others) == 2 and os.getpid() not in others
+def slow_here_each(items):
+    for item in items:
+        if os.getpid() == PARENT:
+            time.sleep(0.002)
+        yield item, os.getpid()
 
 
-def test_small_work_runs_here():
-    assert map_slices(tag, [1, 2, 3], 2) == [(1, os.getpid()), (2, os.getpid()), (3, os.getpid())]
+def test_a_streaming_child_done_early_takes_this_process_s_items():
+    """The child is fast, this process slow: the child takes most items, from the far end of
+    this process's slice too."""
+    out = map_streamed(slow_here_each, list(range(400)), 2, every=4)
+    assert [item for item, _ in out] == list(range(400))
+    here = os.getpid()
+    assert sum(pid != here for _, pid in out) > 250
+    assert any(pid != here for item, pid in out if item < 200)
+
+
+def big_each(items):
+    for item in items:
+        yield item, b"x" * 200_000  # batches of 6 MB: more than a pipe holds
+
+
+def test_batches_larger_than_a_pipe_get_through():
+    out = map_streamed(big_each, list(range(120)), 2)
+    assert [item for item, _ in out] == list(range(120))
+    assert all(len(data) == 200_000 for _, data in out)
+
+
+def test_small_streamed_work_runs_here():
+    assert map_streamed(tag_each, [1, 2, 3], 2) == [(1, PARENT), (2, PARENT), (3, PARENT)]
+
+
+def fail_in_child_each(items):
+    for item in items:
+        if os.getpid() != PARENT and item % 50 == 7:
+            raise ValueError(f"item {item}")
+        yield item
+
+
+def test_a_child_s_failure_is_reported_here_and_every_child_reaped():
+    import pytest
+    with pytest.raises(RuntimeError, match="worker failed: ValueError"):
+        map_streamed(fail_in_child_each, list(range(300)), 3)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
 
 
 def test_what_no_cyclic_gc_allocated_is_old_after_it():
@@ -117,12 +153,16 @@ def fail_here(items):
     return consume(items)
 
 
+def fail_here_each(items):
+    yield from fail_here(items)
+
+
 PARENT = os.getpid()
 
 
 def test_a_failure_here_stops_and_reaps_the_children():
     import pytest
-    for run in (lambda: map_slices(fail_here, list(range(40)), 3),
+    for run in (lambda: map_streamed(fail_here_each, list(range(40)), 3),
                 lambda: map_shared(fail_here, list(range(40)), 3)):
         started = time.perf_counter()
         with pytest.raises(ValueError):

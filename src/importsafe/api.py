@@ -16,7 +16,7 @@ from .resultcache import (Traces, fingerprints, hint_holds, index_key, mask_of, 
 from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
-from .parallel import map_shared, map_slices, no_cyclic_gc
+from .parallel import map_shared, map_streamed, no_cyclic_gc
 from .shard import take_shard
 from .static.bytecode import compiled_before
 from .static.discover import ModuleInfo
@@ -33,10 +33,6 @@ if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
     from .explain import Explanation
 
 PARALLEL_MIN_FILES = 400
-# what a parsing child's pickling of a file's facts costs against parsing it: about 0.1
-# (Django) to 0.3 (Home Assistant, heavy module-level code); the parse stage's wall time with
-# 0.15 is within 2% of each package's best
-SEND_COST = 0.15
 RECURSION_LIMIT = 20000
 
 
@@ -160,10 +156,10 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
     return found
 
 
-def _read_chunk(items):
-    infos, version, bodies, cache = items
+def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsCache | None):
     with no_cyclic_gc():
-        return [read_facts(i, version, bodies, cache) for i in infos]
+        for info in infos:
+            yield read_facts(info, version, bodies, cache)
 
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
@@ -187,20 +183,11 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
         todo = [i for i in todo if i.name not in found]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        found.update((f.name, f) for f in _read_chunk((todo, target_version, bodies, cache)))
+        found.update((f.name, f) for f in _read_each(todo, target_version, bodies, cache))
         return found
-    # this process reads one share, forked children the others (no pool to start, nothing to
-    # send them), files dealt in turn so big and small ones spread evenly. A child must also
-    # pickle its facts before this process can read them: its share is smaller by as much
-    weight = 1 + SEND_COST
-    n = len(todo)
-    mine = round(n * weight / (weight + jobs - 1))
-    picked = [(k + 1) * mine // n > k * mine // n for k in range(n)]  # `mine` of n, evenly
-    own = [i for i, p in zip(todo, picked) if p]
-    rest = [i for i, p in zip(todo, picked) if not p]
-    shares = [own] + [rest[k::jobs - 1] for k in range(jobs - 1)]
-    fresh = map_slices(lambda part: _read_chunk((part, target_version, bodies, cache)),
-                       [i for share in shares for i in share], jobs, first=len(own))
+    # this process and forked children (no pool to start, nothing to send them) take files
+    # as they go; the children send their facts in batches, read here between files
+    fresh = map_streamed(lambda part: _read_each(part, target_version, bodies, cache), todo, jobs)
     found.update((f.name, f) for f in fresh)
     return found
 
