@@ -162,12 +162,17 @@ def test_a_changed_file_is_read_again_and_the_others_are_not(tmp_path, monkeypat
     previous = runs.previous()
     assert set(previous.digests) == {str(pkg / "__init__.py"), str(pkg / "a.py")}
     opened = []
-    real_open = open
+    real_open, real_os_open = open, os.open
 
     def spy(file, *args, **kwargs):
         opened.append(str(file))
         return real_open(file, *args, **kwargs)
+
+    def os_spy(file, *args, **kwargs):  # api.read_bytes reads sources with os.open
+        opened.append(str(file))
+        return real_os_open(file, *args, **kwargs)
     monkeypatch.setattr("builtins.open", spy)
+    monkeypatch.setattr("os.open", os_spy)
     got = api.check([str(pkg)], cache_dir=cache, jobs=1)
     monkeypatch.undo()
     sources = {f for f in opened if f.endswith(".py")}

@@ -83,27 +83,38 @@ class Report:
 
 def pickled_by_constructor(*classes) -> None:
     """Make frozen slotted dataclasses pickle as a call of `cls._unpickle(*fields)`, which
-    sets the slots directly: dataclasses' own __setstate__ costs a fields() call per object,
-    and a frozen __init__ an object.__setattr__ call per field (twice the time; a stored run,
-    the facts cache and the facts parsing workers send are mostly these objects). Both
-    `_unpickle` and `__reduce__` are generated code, because naming each slot is the fastest
+    sets the slots directly, and build them the same way: dataclasses' own __setstate__
+    costs a fields() call per object, and a frozen __init__ an object.__setattr__ call per
+    field (twice the time; a stored run, the facts cache and the facts parsing workers send
+    are mostly these objects, and the fact extractor makes half a million of them on large
+    packages). `_unpickle`, `__reduce__` and the new `__init__` (the same parameters and
+    defaults as the dataclass's) are generated code, because naming each slot is the fastest
     way to read or fill slots from Python; the classes have no __post_init__, so the objects
-    are the ones __init__ makes."""
+    are the ones the dataclass's __init__ would make."""
+    from dataclasses import MISSING
     for cls in classes:
         assert "__post_init__" not in vars(cls) and cls.__dataclass_params__.frozen
-        names = tuple(cls.__dataclass_fields__)
+        fields = cls.__dataclass_fields__.values()
+        assert all(f.init and not f.kw_only and f.default_factory is MISSING for f in fields)
+        names = tuple(f.name for f in fields)
         setters = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
+        defaults = {f"_default_{f.name}": f.default for f in fields if f.default is not MISSING}
         args = ", ".join(names)
+        params = ", ".join(n + (f"=_default_{n}" if f"_default_{n}" in defaults else "")
+                           for n in names)
         body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
-        fields = "".join(f"self.{n}, " for n in names)
+        values = "".join(f"self.{n}, " for n in names)
         code = (f"def _unpickle({args}):\n    self = _new(_cls)\n{body}    return self\n"
-                f"def __reduce__(self):\n    return _unpickle, ({fields})\n")
-        scope = {"_new": object.__new__, "_cls": cls, **setters}
+                f"def __reduce__(self):\n    return _unpickle, ({values})\n"
+                f"def __init__(self, {params}):\n{body}")
+        scope = {"_new": object.__new__, "_cls": cls, **setters, **defaults}
         exec(code, scope)  # noqa: S102 - our own field names, checked identifiers
-        made = scope["_unpickle"]
-        made.__module__, made.__qualname__ = cls.__module__, f"{cls.__qualname__}._unpickle"
-        cls._unpickle = staticmethod(made)
+        for name in ("_unpickle", "__init__"):
+            made = scope[name]
+            made.__module__, made.__qualname__ = cls.__module__, f"{cls.__qualname__}.{name}"
+        cls._unpickle = staticmethod(scope["_unpickle"])
         cls.__reduce__ = scope["__reduce__"]
+        cls.__init__ = scope["__init__"]
 
 
 pickled_by_constructor(Frame, ErrorInfo, Result, Diagnostic, Report)

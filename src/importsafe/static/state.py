@@ -14,7 +14,7 @@ binds `b` on `a`; reading `a.b` afterwards must not make the variant wait for a 
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .discover import ModuleInfo
 from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
@@ -146,7 +146,8 @@ class Program:
     def __init__(self, index: dict[str, ModuleInfo], facts: dict[str, ModuleFacts],
                  memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None,
                  target_version: tuple[int, int] = (3, 11),
-                 load_functions: Callable[[str], Mapping] | None = None):
+                 load_functions: Callable[[str], Mapping] | None = None,
+                 named: Iterable[str] | None = None):
         self.index = index
         self.facts = facts
         self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
@@ -159,6 +160,9 @@ class Program:
         # check them touch a few cache lines, not a fresh pair of tuples per read
         self.deps: dict[tuple, tuple] = {}
         self._imported: frozenset[str] | None = None
+        # every module name the facts import, when the caller collected them (discovery
+        # does): imported then need not read every module's imports again
+        self._named = named
         self.hits = self.misses = 0
         self.load_bodies = load_bodies  # module -> facts with every function body
         # module -> (name, line) -> FunctionFacts with its body (a cache can load one function
@@ -173,10 +177,15 @@ class Program:
         so the only ones worth recording for the memo (any other is run as it comes: the same
         results, fewer recordings that nothing would replay)."""
         if self._imported is None:
-            named = {name for _, f in summary_items(self.facts) for name in f.imports}
-            named.update(name.rsplit(".", k)[0] for name in list(named)
-                         for k in range(1, name.count(".") + 1))
-            self._imported = frozenset(named.intersection(self.index))
+            named = self._named if self._named is not None else \
+                {name for _, f in summary_items(self.facts) for name in f.imports}
+            found: set[str] = set()
+            for name in named:
+                while name not in found:  # it and its ancestors, up to one seen before
+                    found.add(name)
+                    name = name.rpartition(".")[0]
+            found.discard("")
+            self._imported = frozenset(found.intersection(self.index))
         return self._imported
 
     def function_body(self, module: str, stub: FunctionFacts) -> FunctionFacts:
