@@ -180,11 +180,14 @@ def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsC
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
                bodies: bool = True, cache: FactsCache | None = None,
-               into: LazyFacts | None = None) -> dict[str, ModuleFacts]:
+               into: LazyFacts | None = None, named: set | None = None
+               ) -> dict[str, ModuleFacts]:
     """Parse every source module; in parallel processes when there are many. Without
     `bodies`, function bodies are left as stubs for the simulator to load when called.
     With `into`, a module the cache has a summary of comes back as that summary, and `into`
-    holds it as pending (LazyFacts); the caller adds the others."""
+    holds it as pending (LazyFacts); the caller adds the others. `named` receives every
+    module name the facts import, as they come (while the children still parse)."""
+    take = (lambda f: named.update(f.imports)) if named is not None else None
     todo = [i for i in infos if i.kind in ("module", "package")]
     found: dict[str, ModuleFacts] = {}
     if into is not None and not bodies and cache is not None:
@@ -196,14 +199,20 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
             if found_summary is not None and found_summary.name == i.name:
                 into.add_summary(i.name, found_summary)
                 found[i.name] = found_summary
+                if take is not None:
+                    take(found_summary)
         todo = [i for i in todo if i.name not in found]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        found.update((f.name, f) for f in _read_each(todo, target_version, bodies, cache))
+        for f in _read_each(todo, target_version, bodies, cache):
+            found[f.name] = f
+            if take is not None:
+                take(f)
         return found
     # this process and forked children (no pool to start, nothing to send them) take files
     # as they go; the children send their facts in batches, read here between files
-    fresh = map_streamed(lambda part: _read_each(part, target_version, bodies, cache), todo, jobs)
+    fresh = map_streamed(lambda part: _read_each(part, target_version, bodies, cache), todo, jobs,
+                         take=take)
     found.update((f.name, f) for f in fresh)
     return found
 
@@ -241,7 +250,8 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
             if found is None:
                 seen: list[str] = [root]  # the root's listing decides where `top` is
                 scan_problems: list = []
-                listings: dict = {}
+                # the listings serve only a later run's reuse of this scan
+                listings: dict | None = {} if scans is not None else None
                 infos = scan(root, top, scan_problems, mapped.get(top), seen, listings)
                 found = (tuple(infos), tuple(scan_problems), tuple(seen), listings)
                 if scans is not None:
@@ -254,13 +264,12 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
                 index.setdefault(info.name, info)
                 new.append(info)
         lazy = facts if isinstance(facts, LazyFacts) else None
-        fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache, into=lazy)
+        named: set[str] = set()  # each name once: Home Assistant's 153,000 are 26,000
+        fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache, into=lazy,
+                           named=named)
         pending = []
-        named: set[str] = set()
         for name, f in fresh.items():
-            if name not in facts:
-                facts[name] = f
-                named.update(f.imports)  # each name once: Home Assistant's 153,000 are 26,000
+            facts.setdefault(name, f)  # new: each top-level package is scanned once
         imported.update(named)
         for top in sorted({n.partition(".")[0] for n in named}):
             if top not in scanned:

@@ -124,12 +124,14 @@ def _claims(items: Sequence[T], shared: mmap.mmap, me: int, workers: int,
 
 
 def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], workers: int,
-                 every: int = 32) -> list[R]:
+                 every: int = 32, take: Callable[[R], None] | None = None) -> list[R]:
     """fn over items in `workers` processes (this one and forked children) that share them
     out as map_shared does; fn takes an iterator of items and yields one result per item, as
     it goes. Each child sends its results `every` items, and this process reads what has
     come between its own items: the pickling and the reading are spread over the work, so
-    the processes end together and the last batch is all that is left to read.
+    the processes end together and the last batch is all that is left to read. `take`, if
+    given, is called here on each result as it comes (in no set order), so that what the
+    caller derives from them is done while the children still work.
 
     Why (the parse stage of a cold check): with whole shares sent at the end, the child's
     pickling and this process's reading of it ran after the parsing, one process idle each
@@ -137,7 +139,11 @@ def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], w
     the stage's 1.85 s)."""
     n = len(items)
     if workers <= 1 or not hasattr(os, "fork") or n < 2 * workers:
-        return list(fn(iter(items)))
+        out = list(fn(iter(items)))
+        if take is not None:
+            for result in out:
+                take(result)
+        return out
     bounds = [n * k // workers for k in range(workers + 1)]
     shared = mmap.mmap(-1, _CURSORS.size * workers)
     for k in range(workers):
@@ -183,11 +189,13 @@ def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], w
                 finally:
                     os._exit(1)  # child() exits itself; here only if sending failed
             os.close(write_fd)
-            readers.append(_Frames(pid, read_fd, results))
+            readers.append(_Frames(pid, read_fd, results, take))
         taken: list[int] = []
         mine = []
         for result in fn(_claims(items, shared, 0, workers, taken)):
             mine.append(result)
+            if take is not None:
+                take(result)
             for reader in readers:
                 reader.poll()
         for reader in readers:
@@ -222,8 +230,8 @@ class _Frames:
     waits), then to its end (drain); each batch's results go to their indices in
     `results`."""
 
-    def __init__(self, pid: int, fd: int, results: list):
-        self.pid, self.fd, self.results = pid, fd, results
+    def __init__(self, pid: int, fd: int, results: list, take=None):
+        self.pid, self.fd, self.results, self.take = pid, fd, results, take
         self.buffer = bytearray()
         self.closed = False
         os.set_blocking(fd, False)
@@ -263,6 +271,9 @@ class _Frames:
                 raise RuntimeError(f"worker failed: {taken}")
             for index, result in zip(taken, found):
                 self.results[index] = result
+            if self.take is not None:
+                for result in found:
+                    self.take(result)
             at = end
         del buffer[:at]
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from json.encoder import encode_basestring_ascii
 from functools import lru_cache
 
 from ..model import Report, Result
@@ -45,11 +46,13 @@ def result_dict(r: Result, base: str | None = None) -> dict:
     return out
 
 
-def to_dict(report: Report, base: str | None = None) -> dict:
+def to_dict(report: Report, base: str | None = None, results: bool = True) -> dict:
+    """The document; without `results`, its results are left an empty list (render writes
+    them itself)."""
     return {
         "schema": SCHEMA,
         "source": report.source,
-        "results": [result_dict(r, base) for r in report.results],
+        "results": [result_dict(r, base) for r in report.results] if results else [],
         "diagnostics": [
             {"code": d.code, "name": d.name, "severity": d.severity, "file": _rel(d.file, base),
              "line": d.line, "message": d.message}
@@ -62,17 +65,36 @@ def render(report: Report, base: str | None = None) -> str:
     """The document with one result or diagnostic per line: as readable and greppable as
     `indent=2`, and written by json's C encoder (`indent` selects its pure-Python one, which
     took a third of a warm run on large packages)."""
-    doc = to_dict(report, base)
+    doc = to_dict(report, base, results=False)
     dumps = json.JSONEncoder(ensure_ascii=True, separators=(", ", ": ")).encode
     lines = ["{"]
     for key, value in doc.items():
-        if isinstance(value, list):
+        if key == "results":
+            items = ",\n".join("    " + line for line in _result_records(report, base, dumps))
+            lines.append(f"  {dumps(key)}: [\n{items}\n  ]," if items else f"  {dumps(key)}: [],")
+        elif isinstance(value, list):
             items = ",\n".join("    " + line for line in _records(value, dumps))
             lines.append(f"  {dumps(key)}: [\n{items}\n  ]," if value else f"  {dumps(key)}: [],")
         else:
             lines.append(f"  {dumps(key)}: {dumps(value)},")
     lines[-1] = lines[-1][:-1]
     return "\n".join(lines) + "\n}\n"
+
+
+def _result_records(report: Report, base: str | None, dumps) -> list[str]:
+    """Each result encoded as result_dict and `dumps` would: a result with nothing but its
+    entry, mode and outcome (most: every `ok`) written from a template, its strings escaped by
+    json's own C function (a dict per result and the encoder's walk of it cost most of the
+    rendering of a large report)."""
+    quote = encode_basestring_ascii
+    out = []
+    for r in report.results:
+        if r.error is None and r.reason is None and r.waived is None:
+            out.append(f'{{"entry": {quote(r.entry)}, "mode": {quote(r.mode)}, '
+                       f'"outcome": {quote(r.outcome)}}}')
+        else:
+            out.append(dumps(result_dict(r, base)))
+    return out
 
 
 def _records(items: list[dict], dumps) -> list[str]:
