@@ -179,9 +179,11 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                    ModuleInfo(dotted, directory, "namespace", root))
         # CPython's FileFinder: a regular package directory beats a module file of the same
         # name, which beats a directory without __init__ (a namespace portion)
-        files = {f[0] for f in map(_module_file_name, entries) if f is not None}
-        packages = names_of_packages(entries)
-        for entry in entries:
+        module_files = list(map(_module_file_name, entries))
+        files = {f[0] for f in module_files if f is not None}
+        listed: dict = {}  # the listings names_of_packages made of directories without one
+        packages = names_of_packages(entries, listed)
+        for entry, found in zip(entries, module_files):
             try:
                 is_dir = entry.is_dir()
             except OSError as exc:
@@ -194,10 +196,10 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                     if watch is not None:  # an __init__.py added there would win
                         watch.append(entry.path)
                     continue
-                if entry.name in packages or _has_python(entry.path, problems, watch):
+                if entry.name in packages or _has_python(entry.path, problems, watch,
+                                                         listed.get(entry.path)):
                     stack.append((entry.path, f"{dotted}.{entry.name}"))
                 continue
-            found = _module_file_name(entry)
             if found is None or found[0] in packages:
                 continue
             if chosen.get(found[0]) != entry.name:
@@ -206,17 +208,30 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
     return _dedupe(out)
 
 
-def names_of_packages(entries) -> set[str]:
+def names_of_packages(entries, listed: dict | None = None) -> set[str]:
     """Directories among `entries` that are regular packages (hold an `__init__`), of those
-    whose name can be imported (not `__pycache__`, whose listing is long)."""
+    whose name can be imported (not `__pycache__`, whose listing is long). `listed`, when
+    given, receives the listing (os.scandir entries) of each directory that had to be listed
+    to tell, by path: _has_python reads it again."""
     out = set()
     isfile = os.path.isfile
     for e in entries:
         try:
             # an `__init__.py` file makes it one, whatever other `__init__` file CPython
             # loads: one stat, not a listing (most package directories have one)
-            if e.is_dir() and _is_ident(e.name) and e.name != "__pycache__" and (
-                    isfile(e.path + os.sep + "__init__.py") or package_init(e.path) is not None):
+            if not (e.is_dir() and _is_ident(e.name) and e.name != "__pycache__"):
+                continue
+            if isfile(e.path + os.sep + "__init__.py"):
+                out.add(e.name)
+                continue
+            try:
+                with os.scandir(e.path) as it:
+                    inside = list(it)
+            except OSError:
+                continue
+            if listed is not None:
+                listed[e.path] = inside
+            if package_init(e.path, [x.name for x in inside]) is not None:
                 out.add(e.name)
         except OSError:
             continue
@@ -237,9 +252,10 @@ def _identity(directory: str) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
-def _has_python(directory: str, problems: list, watch: list | None = None) -> bool:
+def _has_python(directory: str, problems: list, watch: list | None = None,
+                listing: list | None = None) -> bool:
     """Does a directory that is no regular package (names_of_packages said so) hold Python
-    (so it imports as a namespace)?"""
+    (so it imports as a namespace)? `listing`: its os.scandir entries, when already made."""
     # only a symlink can close a loop: the directories reached through one are remembered
     stack, seen = [(directory, os.path.islink(directory))], set()
     while stack:
@@ -252,12 +268,24 @@ def _has_python(directory: str, problems: list, watch: list | None = None) -> bo
                 if real in seen:
                     continue
                 seen.add(real)
-            with os.scandir(d) as it:
-                for e in it:
-                    if e.name.endswith(".py"):
-                        return True
-                    if e.is_dir() and _is_ident(e.name):
-                        stack.append((e.path, e.is_symlink()))
+            if listing is not None and d == directory:
+                found = _python_or_subdirs(listing, stack)
+            else:
+                with os.scandir(d) as it:
+                    found = _python_or_subdirs(it, stack)
+            if found:
+                return True
         except OSError:
             continue
+    return False
+
+
+def _python_or_subdirs(entries, stack: list) -> bool:
+    """True at the first Python source among `entries`; until then, each subdirectory
+    whose name can be imported goes on `stack`, with whether it is a symlink."""
+    for e in entries:
+        if e.name.endswith(".py"):
+            return True
+        if e.is_dir() and _is_ident(e.name):
+            stack.append((e.path, e.is_symlink()))
     return False
