@@ -84,14 +84,15 @@ class _Extractor:
     def block(self, stmts, guard: str, scope: str) -> tuple:
         out: list = []
         outer = self.here
+        handlers = _HANDLERS
         for i, stmt in enumerate(stmts):
             self.here = (stmts, i)
-            handler = getattr(self, "s_" + type(stmt).__name__, None)
+            handler = handlers.get(stmt.__class__)
             if handler is not None and self.type_params and isinstance(
                     stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.s_typed(stmt, out, guard, scope, handler)
+                self.s_typed(stmt, out, guard, scope, handler.__get__(self))
             elif handler is not None:
-                handler(stmt, out, guard, scope)
+                handler(self, stmt, out, guard, scope)
             else:
                 self.generic(stmt, out, scope)
         self.here = outer
@@ -508,6 +509,11 @@ class _Extractor:
 
     def s_TypeAlias(self, node, out, guard, scope):
         self.bind([node.name.id], node.lineno, out, scope)  # value is lazily evaluated
+
+
+# statement class -> the _Extractor method for it (s_ and the class's name)
+_HANDLERS = {getattr(ast, name[2:]): func for name, func in vars(_Extractor).items()
+             if name.startswith("s_") and isinstance(getattr(ast, name[2:], None), type)}
 
 
 def _anchor(call: ast.Call, name: str, package: str) -> str | None:
