@@ -56,6 +56,29 @@ def fail_in_child_each(items):
         yield item
 
 
+def die_in_child_each(items):
+    for item in items:
+        if os.getpid() != PARENT:
+            os._exit(3)  # killed at work: no error frame, an item taken and never sent
+        time.sleep(0.002)  # slow here: the child gets items before this process is done
+        yield item
+
+
+def test_a_child_that_dies_is_reported_here():
+    import pytest
+    with pytest.raises(RuntimeError, match="worker died"):
+        map_streamed(die_in_child_each, list(range(300)), 2, every=4)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_take_sees_every_result_here():
+    """At least once: where two processes meet, both may take one item (map_shared)."""
+    seen = []
+    out = map_streamed(tag_each, list(range(300)), 3, every=5, take=seen.append)
+    assert {item for item, _ in seen} == set(range(300)) and set(out) <= set(seen)
+
+
 def test_a_child_s_failure_is_reported_here_and_every_child_reaped():
     import pytest
     with pytest.raises(RuntimeError, match="worker failed: ValueError"):

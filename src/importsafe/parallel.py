@@ -130,8 +130,9 @@ def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], w
     it goes. Each child sends its results `every` items, and this process reads what has
     come between its own items: the pickling and the reading are spread over the work, so
     the processes end together and the last batch is all that is left to read. `take`, if
-    given, is called here on each result as it comes (in no set order), so that what the
-    caller derives from them is done while the children still work.
+    given, is called here on each result as it comes (in no set order; an item two processes
+    took at once comes twice), so that what the caller derives from them is done while the
+    children still work.
 
     Why (the parse stage of a cold check): with whole shares sent at the end, the child's
     pickling and this process's reading of it ran after the parsing, one process idle each
