@@ -209,3 +209,19 @@ def test_memo_logs_no_external_module_and_not_a_bare_entry_itself(tmp_path):
     read = {dep[1] for root in program.memo.values() for variant in _variants(root)
             for (dep, _value) in variant[0]}
     assert read and all(name.partition(".")[0] == "mx" for name in read)
+
+
+def test_memo_does_not_record_a_package_entry_itself(tmp_path):
+    """A package entry's own normal-mode import is run without recording it: its submodules'
+    normal runs start where it ended (simulate_pairs), so only an importer outside it in that
+    very state could replay it. Imported by another module, it is recorded there."""
+    write(tmp_path, {"mp/__init__.py": "", "mp/sub/__init__.py": "from .inner import Y\n",
+                     "mp/sub/inner.py": "Y = 1\n", "mp/other.py": "from .sub import Y\n"})
+    loaded = api.load([str(tmp_path / "mp")], jobs=1)
+    program = loaded.program
+    assert "mp.sub" in program.imported
+    with api.deep_recursion():
+        assert simulate("mp.sub", "normal", program).outcome == "ok"
+        assert "mp.sub" not in program.memo and "mp.sub.inner" in program.memo
+        assert simulate("mp.other", "normal", program).outcome == "ok"
+    assert "mp.sub" in program.memo
