@@ -217,12 +217,12 @@ _FRAME = struct.Struct("=q")  # the length of one pickled batch, before it
 
 
 def _widen(fd: int) -> None:
-    """Let a pipe hold a megabyte (Linux), so that a child seldom waits for this process to
-    read it."""
-    import fcntl
+    """Let a pipe hold a megabyte where the system allows it (Linux), so that a child seldom
+    waits for this process to read it."""
     try:
-        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-    except OSError:
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
         pass  # a smaller pipe only means more waits
 
 
