@@ -169,6 +169,35 @@ def test_a_check_shared_between_workers_equals_one_in_a_single_process(tmp_path)
     assert two.results == one.results and two.diagnostics == one.diagnostics
 
 
+def test_a_check_parsed_in_two_processes_equals_one_parsed_in_one(tmp_path):
+    """Enough files for the parse stage's child (api.PARALLEL_MIN_FILES), among them one
+    that does not parse, one with a bad coding cookie and one that cannot be read (unless
+    this runs as root): the facts its batches bring, problems included, give the report one
+    process makes."""
+    from importsafe import api
+    pkg = tmp_path / "wide"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from . import m000\n")
+    count = api.PARALLEL_MIN_FILES + 50
+    for k in range(count):
+        lines = [f"from . import m{(k * 7 + 3) % count:03d}" if k % 9 == 0 else "import os",
+                 f"from .m{(k + 1) % count:03d} import *" if k % 11 == 5 else "X = 1",
+                 "VALUE = 2"]
+        (pkg / f"m{k:03d}.py").write_text("\n".join(lines) + "\n")
+    (pkg / "m010.py").write_text("def broken(:\n")
+    (pkg / "m020.py").write_bytes(b"# -*- coding: nonsense -*-\nX = 1\n")
+    unreadable = pkg / "m030.py"
+    unreadable.chmod(0)
+    try:
+        one = api.check([str(pkg)], jobs=1)
+        two = api.check([str(pkg)], jobs=2)
+    finally:
+        unreadable.chmod(0o644)
+    assert two.results == one.results and two.diagnostics == one.diagnostics
+    assert len(one.results) > 2 * api.PARALLEL_MIN_FILES
+    assert "IS001" in {d.code for d in one.diagnostics}
+
+
 def fail_here(items):
     if os.getpid() == PARENT:
         raise ValueError("this process's share failed")
