@@ -99,8 +99,7 @@ class FunctionsOnDemand(collections.abc.Mapping):
     def _one(self, key):
         if self.source is None:
             try:
-                with open(self.info.path, "rb") as f:
-                    self.source = f.read()
+                self.source = read_bytes(self.info.path)
             except OSError:
                 return None  # read_facts reports it
             self.compiles = compiled_before(self.info.path, self.source)
@@ -239,7 +238,9 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
         if cache is not None and cache.summaries else {}
     pending = list(dict.fromkeys((t.root, t.top) for t in targets))
     scanned: set[str] = set()
-    imported: set[str] = set()  # every module name some module's facts import
+    # every module name some module's facts import, each once (Home Assistant's 153,000
+    # are 26,000)
+    imported: set[str] = set()
     while pending:
         new: list[ModuleInfo] = []
         for root, top in pending:
@@ -264,14 +265,13 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
                 index.setdefault(info.name, info)
                 new.append(info)
         lazy = facts if isinstance(facts, LazyFacts) else None
-        named: set[str] = set()  # each name once: Home Assistant's 153,000 are 26,000
         fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache, into=lazy,
-                           named=named)
+                           named=imported)
         pending = []
         for name, f in fresh.items():
             facts.setdefault(name, f)  # new: each top-level package is scanned once
-        imported.update(named)
-        for top in sorted({n.partition(".")[0] for n in named}):
+        # the tops of earlier rounds are all in `scanned` by now: only new ones are pending
+        for top in sorted({n.partition(".")[0] for n in imported}):
             if top not in scanned:
                 root = mapped.get(top) or find_top(roots, top)
                 if root is None or top not in analysed.get(root, (top,)):

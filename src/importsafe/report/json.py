@@ -69,12 +69,11 @@ def render(report: Report, base: str | None = None) -> str:
     dumps = json.JSONEncoder(ensure_ascii=True, separators=(", ", ": ")).encode
     lines = ["{"]
     for key, value in doc.items():
-        if key == "results":
-            items = ",\n".join("    " + line for line in _result_records(report, base, dumps))
-            lines.append(f"  {dumps(key)}: [\n{items}\n  ]," if items else f"  {dumps(key)}: [],")
-        elif isinstance(value, list):
-            items = ",\n".join("    " + line for line in _records(value, dumps))
-            lines.append(f"  {dumps(key)}: [\n{items}\n  ]," if value else f"  {dumps(key)}: [],")
+        if isinstance(value, list):  # results are left out of doc: written here
+            records = _result_records(report, base, dumps) if key == "results" else \
+                _records(value, dumps)
+            items = ",\n".join("    " + line for line in records)
+            lines.append(f"  {dumps(key)}: [\n{items}\n  ]," if records else f"  {dumps(key)}: [],")
         else:
             lines.append(f"  {dumps(key)}: {dumps(value)},")
     lines[-1] = lines[-1][:-1]
