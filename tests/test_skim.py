@@ -71,6 +71,22 @@ CASES = {
                               b"def g():\n    return r'\\'' + b'\\\\'\nimport u\n", [1, 4]),
     "global in a body": (b"for i in (1, 2):\n    def f():\n        global i\n        i = 3\n"
                          b"    globals()[f'n{i}'] = i\n", [2]),
+    # headers: what defining the function evaluates must stay (decorators, defaults, and
+    # annotations unless postponed); the rest of a cut def's header goes
+    "postponed annotations": (b"from __future__ import annotations\nimport t\nclass C:\n"
+                              b"    @dec(t.a)\n    def f(self, x: t.B,\n          y: t.C) -> t.D[\n"
+                              b"            int]:\n        return x\n"
+                              b"    def g(self, x: t.E = t.F, *, y: int = t.G) -> t.H:\n"
+                              b"        return 1\n    def h(self) -> t.I:\n        return 2\n"
+                              b"def m(a: t.K) -> t.L:\n    return a\nZ = C.f\n",
+                              [5, 9, 11, 13]),
+    "annotations evaluated": (b"import t\nclass C:\n    def f(self, x: t.A) -> t.B:\n"
+                              b"        return x\n    def g(self, x, *a, **k) -> t.C:\n"
+                              b"        return 1\n    def h(self, x,\n          y):\n        return 2\n"
+                              b"def m(a, b=t.D):\n    return a\n", [3, 5, 7, 10]),
+    "a future import that is not `annotations`": (
+        b"from __future__ import (generators as annotations,\n    division)\nimport t\n"
+        b"def f(x: t.A) -> t.B:\n    return x\n", [4]),
 }
 
 
@@ -80,6 +96,24 @@ def test_skimmed_facts_equal_the_full_parse(name):
     assert cut_lines(source) == expected_cuts
     full, fast = both(source)
     assert full == fast
+
+
+def test_a_cut_def_keeps_of_its_header_only_what_is_evaluated():
+    source, _ = CASES["postponed annotations"]
+    text, _, postponed = skim(source)
+    assert postponed
+    assert b"    def f(\n\n):\n" in text  # lines kept inside the brackets
+    assert b"def g(self, x: t.E = t.F, *, y: int = t.G) -> t.H:" in text  # defaults: whole
+    assert b"def h():" in text and b"def m():" in text
+    generic = b"from __future__ import annotations\ndef k[T](x: T) -> T:\n    return 3\n"
+    assert skim(generic)[0].startswith(generic[:56])  # type parameters: all of it stays
+    source, _ = CASES["annotations evaluated"]
+    text, _, postponed = skim(source)
+    assert not postponed
+    assert b"def f(self, x: t.A) -> t.B:" in text and b"def g() -> t.C:" in text
+    assert b"def h(\n):" in text and b"def m(a, b=t.D):" in text
+    assert not skim(CASES["a future import that is not `annotations`"][0])[2]
+    assert skim(b"from __future__ import annotations as a\ndef f(x: A):\n    pass\n")[2]
 
 
 @pytest.mark.parametrize("source", [b"def f():\n\treturn 1\nimport a\n",  # tab indentation
@@ -137,8 +171,11 @@ def test_stdlib_sources_give_the_same_facts_skimmed():
     files = sorted(p for p in lib.glob("*.py"))[::4] + sorted(lib.glob("json/*.py")) + \
         sorted(lib.glob("asyncio/*.py"))[::3]
     with_defs = cut = 0
-    for path in files:
-        source = path.read_bytes()
+    sources = [(path, path.read_bytes()) for path in files]
+    # the same with annotations postponed, where a cut def keeps less of its header
+    sources += [(path, b"from __future__ import annotations\n" + source)
+                for path, source in sources[::2] if b"from __future__" not in source]
+    for path, source in sources:
         if b"def " not in source:
             continue
         with_defs += 1
@@ -208,6 +245,10 @@ def test_mutated_sources_that_compile_give_the_same_facts_skimmed():
     lib = Path(ast.__file__).parent
     files = [p.read_bytes() for p in sorted(lib.glob("*.py"))[::7]]
     files = [f for f in files if len(f) < 40000]
+    # and as many with annotations postponed (a header then keeps only decorators and
+    # defaults)
+    files += [b"from __future__ import annotations\n" + f for f in files
+              if b"from __future__" not in f]
     inserts = [b'"', b"'", b'"""', b"'''", b"#", b"\\\n", b"(", b")", b"[", b"]", b"{", b"}",
                b"\n", b" ", b"    ", b"\t", b":", b"def f():\n", b"\ndef g():\n    pass\n",
                b"x = (\n", b"\n)\n", b'"""\n', b'f"{x}"']

@@ -893,6 +893,8 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
         tree = ast.parse(skimmed[0], filename=path)
     except (SyntaxError, ValueError, RecursionError):
         return None
+    if skimmed[2] and not _future_annotations(tree):
+        return None  # annotations went on the word of a future import the parse does not see
     return tree if cuts_hold(tree, skimmed[1]) else None
 
 
