@@ -1,9 +1,9 @@
-"""parallel.map_shared: results in order, every item, with workers that take items from each
-other's slices; parallel.map_streamed: the same, with results that children send as they go."""
+"""parallel.map_streamed: results in order, every item, with workers that take items from each
+other's slices, and results that children send as they go."""
 import os
 import time
 
-from importsafe.parallel import map_shared, map_streamed
+from importsafe.parallel import map_streamed
 
 
 def tag_each(items):
@@ -73,7 +73,7 @@ def test_a_child_that_dies_is_reported_here():
 
 
 def test_take_sees_every_result_here():
-    """At least once: where two processes meet, both may take one item (map_shared)."""
+    """At least once: where two processes meet, both may take one item (_claims)."""
     seen = []
     out = map_streamed(tag_each, list(range(300)), 3, every=5, take=seen.append)
     assert {item for item, _ in seen} == set(range(300)) and set(out) <= set(seen)
@@ -108,39 +108,21 @@ def test_what_no_cyclic_gc_allocated_is_old_after_it():
             gc.disable()
 
 
-def consume(items):
-    return [(item, os.getpid()) for item in items]
-
-
-def slow_first_half(items):
-    out = []
+def slow_first_half_each(items):
     for item in items:
         if item < 100:
             time.sleep(0.004)
-        out.append((item, os.getpid()))
-    return out
-
-
-def test_shared_work_comes_back_in_order():
-    for workers in (2, 3):
-        out = map_shared(consume, list(range(300)), workers)
-        assert [item for item, _ in out] == list(range(300))
-        # (which process did what varies: one that starts late may find its slice taken)
+        yield item, os.getpid()
 
 
 def test_a_worker_done_early_takes_items_from_the_far_end_of_another_slice():
     """This process owns the slow first half; the child, done with its fast half, takes items
     from the end of this one's, which keeps its front."""
-    out = map_shared(slow_first_half, list(range(200)), 2)
+    out = map_streamed(slow_first_half_each, list(range(200)), 2, every=4)
     assert [item for item, _ in out] == list(range(200))
     here = os.getpid()
     assert any(pid != here for item, pid in out if item < 100)
     assert all(pid == here for item, pid in out if item < 10)
-
-
-def test_small_shared_work_runs_here():
-    assert map_shared(consume, [1, 2, 3], 2) == [(1, os.getpid()), (2, os.getpid()),
-                                                 (3, os.getpid())]
 
 
 def test_a_check_shared_between_workers_equals_one_in_a_single_process(tmp_path):
@@ -198,15 +180,11 @@ def test_a_check_parsed_in_two_processes_equals_one_parsed_in_one(tmp_path):
     assert "IS001" in {d.code for d in one.diagnostics}
 
 
-def fail_here(items):
+def fail_here_each(items):
     if os.getpid() == PARENT:
         raise ValueError("this process's share failed")
     time.sleep(5)  # a child still at work: killed, not waited for
-    return consume(items)
-
-
-def fail_here_each(items):
-    yield from fail_here(items)
+    yield from tag_each(items)
 
 
 PARENT = os.getpid()
@@ -214,11 +192,9 @@ PARENT = os.getpid()
 
 def test_a_failure_here_stops_and_reaps_the_children():
     import pytest
-    for run in (lambda: map_streamed(fail_here_each, list(range(40)), 3),
-                lambda: map_shared(fail_here, list(range(40)), 3)):
-        started = time.perf_counter()
-        with pytest.raises(ValueError):
-            run()
-        assert time.perf_counter() - started < 4
-        with pytest.raises(ChildProcessError):  # no child left, not even a zombie
-            os.waitpid(-1, os.WNOHANG)
+    started = time.perf_counter()
+    with pytest.raises(ValueError):
+        map_streamed(fail_here_each, list(range(40)), 3)
+    assert time.perf_counter() - started < 4
+    with pytest.raises(ChildProcessError):  # no child left, not even a zombie
+        os.waitpid(-1, os.WNOHANG)

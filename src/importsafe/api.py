@@ -16,7 +16,7 @@ from .resultcache import (Traces, fingerprints, hint_holds, index_key, mask_of, 
 from .runcache import RunCache, ancestors_project_files, check_arguments
 from .diagnose import RULES, diagnose
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
-from .parallel import map_shared, map_streamed, no_cyclic_gc
+from .parallel import map_streamed, no_cyclic_gc
 from .shard import take_shard
 from .static.bytecode import compiled_before
 from .static.discover import ModuleInfo
@@ -24,9 +24,9 @@ from .static.events import FileProblem, LazyFacts, ModuleFacts, summary, summary
 from .static.facts import declared_global, facts_from_source, function_from_source
 from .static.installed import analysed_tops
 from .static.layout import InputError, Target, find_top, is_entry, resolve_layout, scan
-from .static.simulate import simulate_modules, simulate_pairs
+from .static.simulate import iter_pairs, simulate_modules
 from .static.skim import def_spans
-from .static.state import Program, functions_of
+from .static.state import ImportedNames, Program, functions_of
 
 if TYPE_CHECKING:  # the dynamic side loads when `run` or `verify` runs
     from .dynamic.runner import DynamicReport, Progress
@@ -179,14 +179,14 @@ def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsC
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
                bodies: bool = True, cache: FactsCache | None = None,
-               into: LazyFacts | None = None, named: set | None = None
+               into: LazyFacts | None = None, named: ImportedNames | None = None
                ) -> dict[str, ModuleFacts]:
     """Parse every source module; in parallel processes when there are many. Without
     `bodies`, function bodies are left as stubs for the simulator to load when called.
     With `into`, a module the cache has a summary of comes back as that summary, and `into`
     holds it as pending (LazyFacts); the caller adds the others. `named` receives every
     module name the facts import, as they come (while the children still parse)."""
-    take = (lambda f: named.update(f.imports)) if named is not None else None
+    take = named.take if named is not None else None
     todo = [i for i in infos if i.kind in ("module", "package")]
     found: dict[str, ModuleFacts] = {}
     if into is not None and not bodies and cache is not None:
@@ -227,7 +227,8 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     `scans`: (root, top, base) -> (modules, problems, directories, their listings) of earlier
     scans, reused while those directories are unchanged or list the same entries
     (RunCache.previous); the ones made here are added. Returns the module map, the facts,
-    the problems found, and every module name the facts import (Program.imported)."""
+    the problems found, and every module name the facts import (ImportedNames, for
+    Program.imported)."""
     mapped = dict(mapped or {})
     mapped.update((t.top, t.base) for t in targets if t.base is not None)
     analysed = analysed_by_root(targets, roots)
@@ -239,8 +240,8 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     pending = list(dict.fromkeys((t.root, t.top) for t in targets))
     scanned: set[str] = set()
     # every module name some module's facts import, each once (Home Assistant's 153,000
-    # are 26,000)
-    imported: set[str] = set()
+    # are 26,000), with their ancestors and tops: collected while the children still parse
+    imported = ImportedNames()
     while pending:
         new: list[ModuleInfo] = []
         for root, top in pending:
@@ -271,7 +272,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
         for name, f in fresh.items():
             facts.setdefault(name, f)  # new: each top-level package is scanned once
         # the tops of earlier rounds are all in `scanned` by now: only new ones are pending
-        for top in sorted({n.partition(".")[0] for n in imported}):
+        for top in sorted(imported.tops):
             if top not in scanned:
                 root = mapped.get(top) or find_top(roots, top)
                 if root is None or top not in analysed.get(root, (top,)):
@@ -408,23 +409,25 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
 
     def work(part):
         seeds = dict(reused)
-        masks: dict[int, int] = {}  # id of a modules set -> its mask (derived results share)
-        out = []
-        for result, made in simulate_pairs(part, program, sim, seeds):
+        # id of a modules set -> (the set, its mask): derived results share sets; the set is
+        # kept, or another could take its id once it is gone
+        masks: dict[int, tuple] = {}
+        for result, made in iter_pairs(part, program, sim, seeds):
             if bit is not None and not isinstance(made, int):
-                mask = masks.get(id(made))
-                if mask is None:
-                    mask = masks[id(made)] = mask_of(made, bit)
-                made = mask
-            out.append((result, made if bit is not None else None))
-        return out
+                found = masks.get(id(made))
+                if found is None:
+                    found = masks[id(made)] = (made, mask_of(made, bit))
+                made = found[1]
+            yield result, made if bit is not None else None
     # normal-mode entries below a top-level package that failed just now take its result
     # (simulate_pairs): only the others are worth a worker
     failed = {e for e in alone if e in reused and reused[e][0].outcome != "ok"}
     simulated = sum(1 for e, m in missing if m != "normal" or e.partition(".")[0] not in failed)
     program.imported  # noqa: B018 - worked out here once, not again in every worker
     with no_cyclic_gc(), deep_recursion():
-        fresh = map_shared(work, missing, workers if simulated >= PARALLEL_MIN_FILES else 1)
+        # streamed: the last results of the other worker are all that is read at the end
+        fresh = map_streamed(work, missing, workers if simulated >= PARALLEL_MIN_FILES else 1,
+                             every=256)
     known.update(zip(missing, fresh))
     results = tuple(known[pair][0] for pair in todo)
     diagnostics = diagnose(results, program.facts, loaded.problems)

@@ -1,4 +1,4 @@
-"""Run a pure function over slices of work in forked processes (IO edge).
+"""Run a pure function over shares of work in forked processes (IO edge).
 
 Fork, not a process pool: the children inherit the parsed facts and the module map without
 pickling them (tens of megabytes on large packages), and send back only their results.
@@ -36,28 +36,15 @@ def no_cyclic_gc():
             gc.enable()
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(fd)
-    return b"".join(chunks)
-
-
 _CURSORS = struct.Struct("=qq")  # a slice's next item from the front, and its end
 _END = struct.Struct("=q")
 
 
-def map_shared(fn: Callable[[Iterator[T]], list[R]], items: Sequence[T], workers: int
-               ) -> list[R]:
-    """fn over items in `workers` processes (this one and forked children) that share them
-    out as they go: each starts on its own contiguous slice, front to back, and one that has
-    finished its slice takes items from the back of the slice with the most left, until none
-    is left. fn takes an iterator of items and returns one result per item it took, in order;
-    results come back in the order of items.
+def _claims(items: Sequence[T], shared: mmap.mmap, me: int, workers: int,
+            taken: list[int]) -> Iterator[T]:
+    """The items worker `me` takes, their indices appended to `taken`: its own contiguous
+    slice, front to back, then items from the back of the slice with the most left, until
+    none is left.
 
     Why: slices of equal length can cost very unequal times (openai's first half of entries
     costs twice its second), while contiguous slices keep what neighbouring items share (the
@@ -67,36 +54,6 @@ def map_shared(fn: Callable[[Iterator[T]], list[R]], items: Sequence[T], workers
     if that is still inside; two readers of one value may both take that item, so an item
     may be done twice where two workers meet (fn must give the same result for it anywhere),
     but every claimed value is one below a value read, so no item is left out."""
-    n = len(items)
-    if workers <= 1 or not hasattr(os, "fork") or n < 2 * workers:
-        return fn(iter(items))
-    bounds = [n * k // workers for k in range(workers + 1)]
-    shared = mmap.mmap(-1, _CURSORS.size * workers)  # MAP_SHARED: the children write here too
-    for k in range(workers):
-        _CURSORS.pack_into(shared, _CURSORS.size * k, bounds[k], bounds[k + 1])
-
-    def run(me: int) -> tuple[list[int], list[R]]:
-        taken: list[int] = []
-        return taken, fn(_claims(items, shared, me, workers, taken))
-
-    children = [_fork(lambda me=me: run(me)) for me in range(1, workers)]
-    parts = _gather(children, lambda: run(0))
-    shared.close()
-    missing = object()
-    results: list = [missing] * n
-    for taken, found in parts:
-        if len(taken) != len(found):
-            raise RuntimeError("a worker gave a result per item it did not take")
-        for index, result in zip(taken, found):
-            results[index] = result
-    if any(r is missing for r in results):
-        raise RuntimeError("an item was left out")  # cannot happen: see the docstring
-    return results
-
-
-def _claims(items: Sequence[T], shared: mmap.mmap, me: int, workers: int,
-            taken: list[int]) -> Iterator[T]:
-    """The items worker `me` takes (map_shared), their indices appended to `taken`."""
     size, unpack, pack = _CURSORS.size, _CURSORS.unpack_from, _END.pack_into
     mine = size * me
     while True:  # my slice, from the front
@@ -126,18 +83,18 @@ def _claims(items: Sequence[T], shared: mmap.mmap, me: int, workers: int,
 def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], workers: int,
                  every: int = 32, take: Callable[[R], None] | None = None) -> list[R]:
     """fn over items in `workers` processes (this one and forked children) that share them
-    out as map_shared does; fn takes an iterator of items and yields one result per item, as
-    it goes. Each child sends its results `every` items, and this process reads what has
-    come between its own items: the pickling and the reading are spread over the work, so
-    the processes end together and the last batch is all that is left to read. `take`, if
-    given, is called here on each result as it comes (in no set order; an item two processes
-    took at once comes twice), so that what the caller derives from them is done while the
-    children still work.
+    out as they go (_claims); fn takes an iterator of items and yields one result per item,
+    as it goes; results come back in the order of items. Each child sends its results every
+    `every` items, and this process reads what has come between its own items: the pickling
+    and the reading are spread over the work, so the processes end together and the last
+    batch is all that is left to read. `take`, if given, is called here on each result as it
+    comes (in no set order; an item two processes took at once comes twice), so that what
+    the caller derives from them is done while the children still work.
 
-    Why (the parse stage of a cold check): with whole shares sent at the end, the child's
-    pickling and this process's reading of it ran after the parsing, one process idle each
-    time, and a fixed split of the files had to guess their cost (Home Assistant: 0.15 s of
-    the stage's 1.85 s)."""
+    Why (the parse stage of a cold check, then its simulation): with whole shares sent at the
+    end, the child's pickling and this process's reading of it ran after the work, one
+    process idle each time, and a fixed split of the files had to guess their cost (Home
+    Assistant: 0.15 s of the parse stage's 1.85 s; 0.03 s after its simulation)."""
     n = len(items)
     if workers <= 1 or not hasattr(os, "fork") or n < 2 * workers:
         out = list(fn(iter(items)))
@@ -209,7 +166,7 @@ def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], w
     for index, result in zip(taken, mine):
         results[index] = result
     if len(taken) != len(mine) or any(r is missing for r in results):
-        raise RuntimeError("an item was left out")  # cannot happen: see map_shared
+        raise RuntimeError("an item was left out")  # cannot happen: see _claims
     return results
 
 
@@ -277,48 +234,6 @@ class _Frames:
                     self.take(result)
             at = end
         del buffer[:at]
-
-
-def _fork(work: Callable[[], object]) -> tuple[int, int]:
-    """A child that runs `work` and sends its pickled result (or its error) through a pipe:
-    (its pid, the pipe's reading end)."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child: compute, send, never return into the caller's code
-        os.close(read_fd)
-        status = 0
-        try:
-            data = pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:  # noqa: B902 - reported to the parent
-            data, status = pickle.dumps(("error", repr(exc))), 1
-        with os.fdopen(write_fd, "wb") as out:
-            out.write(data)
-        os._exit(status)
-    os.close(write_fd)
-    return pid, read_fd
-
-
-def _gather(children: list[tuple[int, int]], mine: Callable[[], R]) -> list:
-    """[mine(), then each child's result], run here while the children work. Every child is
-    reaped whatever happens: when this process's share or a child fails, the children not
-    read yet are killed (a library caller would otherwise keep them as zombies, or wait for
-    work whose result is thrown away)."""
-    try:
-        out = [mine()]
-    except BaseException:
-        _stop(children)
-        raise
-    for k, (pid, read_fd) in enumerate(children):
-        try:
-            data = _read_all(read_fd)
-        finally:
-            os.waitpid(pid, 0)
-        kind, payload = pickle.loads(data) if data else ("error", "worker died")
-        if kind != "ok":
-            _stop(children[k + 1:])
-            raise RuntimeError(f"worker failed: {payload}")
-        out.append(payload)
-    return out
 
 
 def _stop(children: list[tuple[int, int]]) -> None:

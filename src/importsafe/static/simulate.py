@@ -689,9 +689,14 @@ def simulate_modules(entry: str, mode: str, program: Program, made: bool = True,
 
 def simulate_pairs(pairs, program: Program, sim=simulate_modules,
                    normal: dict | None = None) -> list[tuple[Result, object]]:
+    """iter_pairs, as a list."""
+    return list(iter_pairs(pairs, program, sim, normal))
+
+
+def iter_pairs(pairs, program: Program, sim=simulate_modules, normal: dict | None = None):
     """`sim` (simulate_modules, or a function with its parameters, `start` included) over
-    (entry, mode) pairs, giving (result, its modules) each, but three kinds of result are
-    taken from another run instead of simulated:
+    (entry, mode) pairs, yielding (result, its modules) for each as it is done, but three
+    kinds of result are taken from another run instead of simulated:
 
     - a normal-mode entry whose ancestor package fails its own normal first import gets that
       failure, and that ancestor's modules: `import a.b.c` first runs `import a`, then
@@ -708,7 +713,6 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
     normal (result, modules, loaded) as simulate_modules gives them, where the caller already
     has them)."""
     known = dict(normal or {})
-    out = []
     for entry, mode in pairs:
         found = None
         if mode == "normal":
@@ -723,8 +727,7 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
             found = sim(entry, mode, program, start=parent[2] if parent is not None else None)
         if mode == "normal":
             known[entry] = found
-        out.append(found[:2])
-    return out
+        yield found[:2]
 
 
 def _from_ancestors(entry: str, program: Program, normal: dict, sim):

@@ -14,7 +14,7 @@ binds `b` on `a`; reading `a.b` afterwards must not make the variant wait for a 
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Mapping
 
 from .discover import ModuleInfo
 from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
@@ -139,6 +139,28 @@ class AfterImport:
         return name in self.modules
 
 
+class ImportedNames:
+    """Every module name some facts import, and the ancestors of each (`names`), and their
+    top-level names (`tops`): taken from the facts one module at a time, as they come."""
+
+    __slots__ = ("names", "tops")
+
+    def __init__(self):
+        self.names: set[str] = set()
+        self.tops: set[str] = set()
+
+    def take(self, facts: ModuleFacts) -> None:
+        names = self.names
+        for name in facts.imports:
+            while name not in names:  # it and its ancestors, up to one seen before
+                names.add(name)
+                parent, dot, _ = name.rpartition(".")
+                if not dot:
+                    self.tops.add(name)
+                    break
+                name = parent
+
+
 class Program:
     """What every simulation of one check shares: the module map, the facts, and the memo of
     recorded sub-imports (module name -> variants)."""
@@ -147,7 +169,7 @@ class Program:
                  memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None,
                  target_version: tuple[int, int] = (3, 11),
                  load_functions: Callable[[str], Mapping] | None = None,
-                 named: Iterable[str] | None = None):
+                 named: ImportedNames | None = None):
         self.index = index
         self.facts = facts
         self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
@@ -161,7 +183,7 @@ class Program:
         self.deps: dict[tuple, tuple] = {}
         self._imported: frozenset[str] | None = None
         # every module name the facts import, when the caller collected them (discovery
-        # does): imported then need not read every module's imports again
+        # does, as the facts come): imported then need not read every module's imports again
         self._named = named
         self.hits = self.misses = 0
         self.load_bodies = load_bodies  # module -> facts with every function body
@@ -178,15 +200,12 @@ class Program:
         so the only ones worth recording for the memo (any other is run as it comes: the same
         results, fewer recordings that nothing would replay)."""
         if self._imported is None:
-            named = self._named if self._named is not None else \
-                {name for _, f in summary_items(self.facts) for name in f.imports}
-            found: set[str] = set()
-            for name in named:
-                while name not in found:  # it and its ancestors, up to one seen before
-                    found.add(name)
-                    name = name.rpartition(".")[0]
-            found.discard("")
-            self._imported = frozenset(found.intersection(self.index))
+            found = self._named
+            if found is None:
+                found = ImportedNames()
+                for _, f in summary_items(self.facts):
+                    found.take(f)
+            self._imported = frozenset(found.names.intersection(self.index))
         return self._imported
 
     def function_body(self, module: str, stub: FunctionFacts) -> FunctionFacts:
