@@ -39,3 +39,18 @@ def test_type_parameters_are_bound_inside_their_definition():
 def test_a_file_no_parser_accepts_is_a_syntax_error():
     facts = facts_from_source(b"def (:\n", "m", "m.py", False)
     assert facts.problem is not None and facts.problem.code == "IS001"
+
+
+def test_a_return_that_ends_a_function_body_is_left_out():
+    """Falling off the end and a final `return` (or `raise`) end a call alike: the final
+    Exit is dropped (one exception fewer per call at import time); an Exit inside a branch
+    stays, since what follows the branch may not run."""
+    from importsafe.static.events import Exit, If, Use
+    from importsafe.static.state import functions_of
+    src = (b"def f(x):\n    setattr(x, 'a', 1)\n    return x\n"
+           b"def g(x):\n    if x:\n        return 1\n    import os\n    raise ValueError\n")
+    functions = functions_of(facts_from_source(src, "m", "m.py", False).body)
+    f, g = functions[("f", 1)], functions[("g", 4)]
+    assert f.body and not any(ev.__class__ is Exit for ev in f.body)
+    assert [ev.__class__ for ev in g.body] == [Use, If, Import, Use]  # x, ..., ValueError
+    assert g.body[1].body[-1].__class__ is Exit

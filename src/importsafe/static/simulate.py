@@ -366,6 +366,16 @@ class Simulator(LazyImports, ImportState):
         # but only so far: conditions are not evaluated, so recursion would never end.
         if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
             return
+        inert = self.program.inert.get(func)
+        if inert is None:
+            inert = self.program.inert[func] = _inert_reads(func)
+        if inert is not False:
+            # it only reads: the globals it reads are what could make a difference
+            for name in inert:
+                if self.ns_get(module, name) is not MISSING:
+                    break  # a module global where a builtin was: run it all
+            else:
+                return
         self.calls.append(id(func))
         frame = Frame_("function", module, func.local_names, func.global_names)
         if passed is not None:  # parameters left to a literal default have a known value
@@ -728,6 +738,28 @@ def iter_pairs(pairs, program: Program, sim=simulate_modules, normal: dict | Non
         if mode == "normal":
             known[entry] = found
         yield found[:2]
+
+
+def _inert_reads(func) -> tuple[str, ...] | bool:
+    """The names a function body reads from its module, in order, when a call of it can do
+    nothing but succeed as long as its module binds none of them: a body of reads and calls
+    only (no binding, so its locals hold no module), each of a local or of a builtin
+    (Home Assistant's `callback`, which runs 18,000 times at import time, reads `setattr`
+    and calls it on its argument). False for any other body. (Reads of locals or builtins
+    cannot fail, and calls of them run nothing the simulator follows: Simulator.lookup.)"""
+    names: dict[str, None] = {}
+    local = func.local_names
+    for ev in func.body:
+        cls = ev.__class__
+        if cls is not Use and cls is not Call:
+            return False
+        name = ev.name
+        if name in local:
+            continue
+        if name not in BUILTIN_NAMES:
+            return False
+        names[name] = None
+    return tuple(names)
 
 
 def _from_ancestors(entry: str, program: Program, normal: dict, sim):

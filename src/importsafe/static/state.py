@@ -192,6 +192,9 @@ class Program:
         self.load_functions = load_functions
         self._bodies: dict[str, dict] = {}
         self._functions: dict[FunctionFacts, FunctionFacts] = {}  # stub -> with its body
+        # function with its body -> the builtins a call of it reads, or False (see
+        # simulate._inert_reads)
+        self.inert: dict[FunctionFacts, tuple | bool] = {}
 
     @property
     def imported(self) -> frozenset[str]:

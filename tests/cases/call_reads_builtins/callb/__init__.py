@@ -1,0 +1,1 @@
+# R12: an empty package.
