@@ -100,7 +100,7 @@ def test_skimmed_facts_equal_the_full_parse(name):
 
 def test_a_cut_def_keeps_of_its_header_only_what_is_evaluated():
     source, _ = CASES["postponed annotations"]
-    text, _, postponed = skim(source)
+    text, _, postponed, _ = skim(source)
     assert postponed
     assert b"    def f(\n\n):\n" in text  # lines kept inside the brackets
     assert b"def g(self, x: t.E = t.F, *, y: int = t.G) -> t.H:" in text  # defaults: whole
@@ -108,7 +108,7 @@ def test_a_cut_def_keeps_of_its_header_only_what_is_evaluated():
     generic = b"from __future__ import annotations\ndef k[T](x: T) -> T:\n    return 3\n"
     assert skim(generic)[0].startswith(generic[:56])  # type parameters: all of it stays
     source, _ = CASES["annotations evaluated"]
-    text, _, postponed = skim(source)
+    text, _, postponed, _ = skim(source)
     assert not postponed
     assert b"def f(self, x: t.A) -> t.B:" in text and b"def g() -> t.C:" in text
     assert b"def h(\n):" in text and b"def m(a, b=t.D):" in text
@@ -353,3 +353,19 @@ def test_functions_load_one_at_a_time_when_bytecode_proves_the_source(tmp_path):
     by_lines = FunctionsOnDemand(info, (3, 11), False)
     assert repr(by_lines[("g", 6)]) == repr(without[("g", 6)])
     assert by_lines.every is None and set(by_lines.spans) == {3, 6}
+    # and told where the defs lie, as the parse stage found them: no scan of the source
+    stubbed = facts_from_source(path.read_bytes(), "m", str(path), False, bodies=False,
+                                compiles=True)
+    assert [line for line, _, _ in stubbed.def_spans] == [3, 6]
+    told = FunctionsOnDemand(info, (3, 11), False, stubbed.def_spans)
+    assert repr(told[("f", 3)]) == repr(without[("f", 3)])
+    assert repr(told[("g", 6)]) == repr(without[("g", 6)])
+    assert not told.scanned
+    # a def the parse stage did not place (under an `if`) sends it to the scan
+    path.write_bytes(b"import os\nif os:\n    def f():\n        return os.sep\n")
+    py_compile.compile(str(path), cfile=bytecode_paths(str(path))[0], doraise=True)
+    stubbed = facts_from_source(path.read_bytes(), "m", str(path), False, bodies=False,
+                                compiles=True)
+    assert stubbed.def_spans == ()
+    told = FunctionsOnDemand(info, (3, 11), False, stubbed.def_spans)
+    assert told[("f", 3)].body and told.scanned

@@ -56,13 +56,14 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
 
 
 def read_functions(info: ModuleInfo, target_version=(3, 11),
-                   cache: FactsCache | None = None, future: bool | None = None) -> Mapping:
+                   cache: FactsCache | None = None, future: bool | None = None,
+                   spans: tuple = ()) -> Mapping:
     """(name, line) -> FunctionFacts with its body, for every module-level function; cached
     one pickle per function (cache.PickledFunctions): a call at import time loads the body it
-    runs, not every body of its module. `future`: the module's ModuleFacts.future_annotations,
-    when known (FunctionsOnDemand)."""
+    runs, not every body of its module. `future` and `spans`: the module's
+    ModuleFacts.future_annotations and def_spans, when known (FunctionsOnDemand)."""
     if cache is None:
-        return FunctionsOnDemand(info, target_version, future)
+        return FunctionsOnDemand(info, target_version, future, spans)
 
     def make(source: bytes, digest: str | None) -> PickledFunctions:
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
@@ -78,14 +79,19 @@ class FunctionsOnDemand(collections.abc.Mapping):
     body cut (facts.function_from_source: a call at import time parses the body it runs);
     any other, or when that cannot be done, gives all of them from one whole parse."""
 
-    def __init__(self, info: ModuleInfo, target_version, future: bool | None = None):
+    def __init__(self, info: ModuleInfo, target_version, future: bool | None = None,
+                 spans: tuple = ()):
         self.info, self.target_version, self.future = info, target_version, future
         self.one: dict = {}
         self.every: Mapping | None = None
         self.source: bytes | None = None
         self.compiles = False
-        # what every function of the source shares (function_from_source)
-        self.spans: dict | None = None
+        # what every function of the source shares (function_from_source): the spans of its
+        # defs, those the parse stage found first (ModuleFacts.def_spans), all of them
+        # (skim.def_spans) once one is missing there
+        self.spans: dict | None = {line: (start, end, 0) for line, start, end in spans} \
+            if spans and future is not None else None
+        self.scanned = False
         self.rebinding: frozenset[str] | None = None
 
     def __getitem__(self, key):
@@ -104,11 +110,14 @@ class FunctionsOnDemand(collections.abc.Mapping):
                 return None  # read_facts reports it
             self.compiles = compiled_before(self.info.path, self.source)
             if self.compiles:
-                self.spans = def_spans(self.source) if self.future is not None else None
                 self.rebinding = declared_global(self.source)
         if not self.compiles:
             return None
         name, line = key
+        if self.future is not None and not self.scanned and \
+                (self.spans is None or line not in self.spans):
+            self.spans = def_spans(self.source)
+            self.scanned = True
         return function_from_source(self.source, self.info.name, self.info.path,
                                     self.info.kind == "package", self.target_version, name,
                                     line, self.spans, self.future, self.rebinding)
@@ -332,7 +341,8 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
         read_facts(index[name], target_version, bodies=True, cache=cache),
         target_version=target_version, load_functions=lambda name: read_functions(
             index[name], target_version, cache,
-            facts[name].future_annotations if cache is None else None))
+            facts[name].future_annotations if cache is None else None,
+            facts[name].def_spans if cache is None else ()))
     watch.extend(roots)
     watch.extend(ancestors_project_files(paths))
     watch.extend(info.path for info in index.values())

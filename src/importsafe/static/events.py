@@ -6,7 +6,7 @@ are kept apart (`FunctionFacts`) and replayed only when the module calls them at
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..model import pickled_by_constructor
 
@@ -216,6 +216,10 @@ class ModuleFacts:
     # modules named by imports in blocks below the top level, function bodies included, that
     # `imports` lacks (the stubs of function bodies are not walked): a regex superset
     nested_imports: frozenset[str] = frozenset()
+    # (line, start, end) of module-level defs at the start of a line whose bodies were cut,
+    # as skim.def_spans has them: where a stub's body lies in the source (skim.skim). How the
+    # facts were made, not what they say: no part of repr or equality
+    def_spans: tuple = field(default=(), repr=False, compare=False)
 
     def binding_line(self, name: str) -> int | None:
         for bound, line in self.bindings:
@@ -257,9 +261,9 @@ def bound_names(events) -> set[str]:
 def summary(facts: ModuleFacts) -> ModuleFacts:
     """The facts without their events and bindings: what every stage but the simulator reads
     (imports, digest, problem, registers_modules, ...), small enough to keep with a run."""
-    if not facts.body and not facts.bindings:
+    if not facts.body and not facts.bindings and not facts.def_spans:
         return facts  # a summary already (a module that read nothing more than that)
-    return replace(facts, body=(), bindings=())
+    return replace(facts, body=(), bindings=(), def_spans=())
 
 
 class LazyFacts(dict):

@@ -772,10 +772,11 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
             target: TargetVersion = (3, 11), bodies: bool = True,
             lazy_lines: frozenset[int] = frozenset(),
             type_params: dict[int, frozenset[str]] | None = None,
-            source: bytes | str | None = None) -> ModuleFacts:
+            source: bytes | str | None = None, def_spans: tuple = ()) -> ModuleFacts:
     """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
     functions get stubs (body None) that the simulator loads on the first call at import
-    time."""
+    time; `def_spans` (skim) go with them, so that a body is loaded without a scan of the
+    whole source (api.FunctionsOnDemand)."""
     future = _future_annotations(tree)
     ex = _Extractor(name, is_package, target, future)
     ex.bodies = bodies
@@ -787,7 +788,8 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,
                        tuple(sorted(ex.bindings.items(), key=lambda kv: kv[1])),
-                       frozenset(ex.imports), registers_modules=ex.registers)
+                       frozenset(ex.imports), registers_modules=ex.registers,
+                       def_spans=def_spans)
 
 
 def _future_annotations(tree: ast.Module) -> bool:
@@ -815,9 +817,10 @@ def function_from_source(source: bytes, name: str, path: str, is_package: bool,
     node = _def_alone(source, path, spans.get(line), line, function) \
         if spans is not None and future is not None else None
     if node is None:
-        tree = _skeleton(source, path, frozenset((line,)))
-        if tree is None:
+        skimmed = _skeleton(source, path, frozenset((line,)))
+        if skimmed is None:
             return None
+        tree = skimmed[0]
         node = next((d for d in module_level_defs(tree)
                      if d.lineno == line and d.name == function), None)
         if node is None:
@@ -901,16 +904,18 @@ def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
                    target: TargetVersion) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
-    tree = _skeleton(source, path)
-    if tree is None:
+    skimmed = _skeleton(source, path)
+    if skimmed is None:
         return None
-    return extract(tree, name, path, is_package, target, False, source=source)
+    return extract(skimmed[0], name, path, is_package, target, False, source=source,
+                   def_spans=skimmed[1])
 
 
 def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
-              ) -> ast.Module | None:
-    """The tree of the source with its function bodies cut but those of the defs on the
-    lines in `keep` (skim.py), or None when nothing was cut or a cut does not show as made."""
+              ) -> tuple[ast.Module, tuple] | None:
+    """(the tree of the source with its function bodies cut but those of the defs on the
+    lines in `keep` (skim.py), the spans of the cut defs at the start of a line), or None
+    when nothing was cut or a cut does not show as made."""
     skimmed = skim(source, keep)
     if skimmed is None:
         return None
@@ -920,7 +925,7 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
         return None
     if skimmed[2] and not _future_annotations(tree):
         return None  # annotations went on the word of a future import the parse does not see
-    return tree if cuts_hold(tree, skimmed[1]) else None
+    return (tree, skimmed[3]) if cuts_hold(tree, skimmed[1]) else None
 
 
 def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,

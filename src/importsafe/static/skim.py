@@ -72,11 +72,13 @@ def _dedent(indent: int) -> re.Pattern:
 
 
 def skim(source: bytes, keep: frozenset[int] = frozenset()
-         ) -> tuple[bytes, tuple[tuple[int, int], ...], bool] | None:
+         ) -> tuple[bytes, tuple[tuple[int, int], ...], bool, tuple] | None:
     """(the source with every function body that is not inside another cut to `pass`, the
     cuts as (line of the def, line of its `pass`), whether parameter lists were emptied on
-    the word of a `from __future__ import annotations`), or None when nothing was cut. The
-    bodies of the defs on the lines in `keep` stay whole, with every def inside them.
+    the word of a `from __future__ import annotations`, the spans of the cut defs at the
+    start of a line as def_spans gives them but flat: (line, start, end) each), or None when
+    nothing was cut. The bodies of the defs on the lines in `keep` stay whole, with every
+    def inside them.
 
     The def of a cut body also loses what its header holds that is never evaluated: `def
     f(self, x: int) -> str:` becomes `def f():`, its newlines kept inside the brackets.
@@ -93,11 +95,14 @@ def skim(source: bytes, keep: frozenset[int] = frozenset()
     future = _postponed(text)
     pieces: list[bytes] = []
     cuts: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, int]] = []
     done = 0  # source[:done] is in pieces
     count = text.count
     for start, eol, end, indent, def_line, header in _bodies(text):
         if def_line in keep:
             continue
+        if not indent:  # a module-level function: its body may be loaded alone later
+            spans.append((def_line, start, end - 1))
         pass_line = def_line + count(b"\n", start + 1, eol) + 1
         span = _unevaluated(text, header, future)
         if span is not None:  # text[opened:upto] goes: source[opened - 1:upto - 1]
@@ -113,7 +118,7 @@ def skim(source: bytes, keep: frozenset[int] = frozenset()
     if not cuts:
         return None
     pieces.append(source[done:])  # text[i] is source[i - 1]
-    return b"".join(pieces), tuple(cuts), future
+    return b"".join(pieces), tuple(cuts), future, tuple(spans)
 
 
 # `from __future__ import ...` at the start of a line of the masked text (so a statement:
