@@ -151,7 +151,8 @@ class ImportedNames:
 
     def take(self, facts: ModuleFacts) -> None:
         names = self.names
-        for name in facts.imports:
+        # most were seen already (Home Assistant's 153,000 are 26,000): a C-level difference
+        for name in facts.imports - names:
             while name not in names:  # it and its ancestors, up to one seen before
                 names.add(name)
                 parent, dot, _ = name.rpartition(".")
