@@ -208,9 +208,12 @@ def test_bytecode_proves_the_source_it_was_compiled_from(tmp_path, monkeypatch):
 
 
 def _imports(root: Path, module: str) -> subprocess.CompletedProcess:
+    """`import module` in CPython, which looks for bytecode beside the source (where the
+    tests write it), whatever PYTHONPYCACHEPREFIX the tests run under."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH="")
+    env.pop("PYTHONPYCACHEPREFIX", None)
     return subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root,
-                          capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=""))
+                          capture_output=True, text=True, env=env)
 
 
 def test_a_syntax_error_in_a_body_is_found_unless_cpython_would_not_meet_it(tmp_path):

@@ -48,44 +48,55 @@ def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen |
                 ) -> tuple:
     """`events` without redundant Use events. `rebinding`: globals that calls may rebind."""
     seen = seen if seen is not None else _Seen()
+    chains = seen.chains  # _Seen.known / add / forget inline for the commonest events
+    pop = chains.pop
     out = []
     for ev in events:
         cls = ev.__class__
         if cls is Use:
-            if seen.known(ev.name, ev.attrs):
+            attrs = ev.attrs
+            got = chains.get(ev.name)
+            if got is None:
+                got = chains[ev.name] = set()
+            elif attrs in got:
                 continue
-            seen.add(ev.name, ev.attrs)
+            got.add(attrs)
+            for i in range(len(attrs)):
+                got.add(attrs[:i])
+        elif cls is Call:
+            for name in rebinding:
+                pop(name, None)
         elif cls is Bind or cls is Del:
-            seen.forget(ev.names)
+            for name in ev.names:
+                pop(name, None)
         elif cls is Import:
             if ev.call is None:
-                seen.forget((ev.asname or ev.module.partition(".")[0],))
+                pop(ev.asname or ev.module.partition(".")[0], None)
         elif cls is ImportFrom:
             if ev.names[0][0] == "*":
-                seen.chains.clear()
+                chains.clear()
             else:
-                seen.forget(a or n for n, a in ev.names)
+                for n, a in ev.names:
+                    pop(a or n, None)
         elif cls is Def:
             if ev.func is not None and ev.func.body is not None:
                 ev = Def(ev.line, ev.name, replace(ev.func, body=prune_reads(ev.func.body,
                                                                          rebinding)))
-            seen.forget((ev.name,))
+            pop(ev.name, None)
         elif cls is ClassBody:
             ev = ClassBody(ev.line, ev.name,
                            _unread_dropped(prune_reads(ev.body, rebinding, seen.copy())))
-            seen.forget((ev.name,))
+            pop(ev.name, None)
         elif cls is If:
             ev = replace(ev, body=prune_reads(ev.body, rebinding, seen.copy()),
                          orelse=prune_reads(ev.orelse, rebinding, seen.copy()))
             seen.forget(_bound_in((*ev.body, *ev.orelse)))
         elif cls is Try:
             ev = _prune_try(ev, rebinding, seen)
-        elif cls is Call:
-            seen.forget(rebinding)
         elif cls is SetAttr:
-            seen.forget((ev.name,))
+            pop(ev.name, None)
         elif cls is Dynamic:
-            seen.chains.clear()
+            chains.clear()
         out.append(ev)
     return tuple(out)
 
