@@ -197,19 +197,24 @@ class _Extractor:
     # -- definitions ----------------------------------------------------------------------
     def s_FunctionDef(self, node, out, guard, scope):
         args = node.args
-        if not (node.decorator_list or args.defaults or args.kw_defaults) and (
-                self.future or not (args.args or args.posonlyargs or args.vararg or
-                                    args.kwonlyargs or args.kwarg or node.returns)):
-            # nothing in the header is evaluated (a cut def's header, skim.py, mostly):
-            # only the binding (most of Home Assistant's 41,000 defs)
-            if scope != "module":
-                out.append(Def(node.lineno, node.name, None))
-                return
-            if not self.bodies:
-                out.append(Def(node.lineno, node.name, FunctionFacts(
-                    node.name, node.lineno, None, _NO_NAMES, _NO_NAMES)))
-                self.bindings.setdefault(node.name, node.lineno)
-                return
+        # a header that evaluates nothing (a cut def's, skim.py, mostly: most of Home
+        # Assistant's 41,000 defs) is not walked: only the binding is left
+        if node.decorator_list or args.defaults or args.kw_defaults or not self.future and (
+                args.args or args.posonlyargs or args.vararg or args.kwonlyargs or
+                args.kwarg or node.returns):
+            self._header(node, out, scope)
+        func = None
+        if scope == "module":
+            func = self.function(node) if self.bodies else \
+                FunctionFacts(node.name, node.lineno, None, _NO_NAMES, _NO_NAMES)
+        out.append(Def(node.lineno, node.name, func))
+        if scope == "module":
+            self.bindings.setdefault(node.name, node.lineno)
+
+    def _header(self, node, out, scope):
+        """What defining a function evaluates: decorators, defaults, annotations unless
+        postponed, then the decorators' calls."""
+        args = node.args
         for dec in node.decorator_list:
             self.expr(dec, out, scope)
         for default in (*args.defaults, *(d for d in args.kw_defaults if d is not None)):
@@ -225,13 +230,6 @@ class _Extractor:
             chain = attr_chain(dec)
             if chain is not None:
                 out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
-        func = None
-        if scope == "module":
-            func = self.function(node) if self.bodies else \
-                FunctionFacts(node.name, node.lineno, None, _NO_NAMES, _NO_NAMES)
-        out.append(Def(node.lineno, node.name, func))
-        if scope == "module":
-            self.bindings.setdefault(node.name, node.lineno)
 
     s_AsyncFunctionDef = s_FunctionDef
 

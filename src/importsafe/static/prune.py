@@ -30,15 +30,6 @@ class _Seen:
     def copy(self) -> "_Seen":
         return _Seen({k: set(v) for k, v in self.chains.items()})
 
-    def known(self, name: str, attrs: tuple) -> bool:
-        got = self.chains.get(name)
-        return got is not None and attrs in got
-
-    def add(self, name: str, attrs: tuple) -> None:
-        got = self.chains.setdefault(name, set())
-        for i in range(len(attrs) + 1):
-            got.add(attrs[:i])
-
     def forget(self, names) -> None:
         for name in names:
             self.chains.pop(name, None)
@@ -48,7 +39,7 @@ def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen |
                 ) -> tuple:
     """`events` without redundant Use events. `rebinding`: globals that calls may rebind."""
     seen = seen if seen is not None else _Seen()
-    chains = seen.chains  # _Seen.known / add / forget inline for the commonest events
+    chains = seen.chains  # read and written inline for the commonest events
     pop = chains.pop
     out = []
     for ev in events:
