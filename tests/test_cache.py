@@ -2,7 +2,7 @@
 from pathlib import Path
 
 import importsafe.api as api
-from importsafe.cache import PickledFunctions
+from importsafe.store.facts import PickledFunctions
 from importsafe.report.json import to_dict
 from test_cli import EXAMPLE, run_cli, write
 

@@ -81,7 +81,7 @@ def distribution(real: dict) -> str:
             f"all failing {all_fail}, of {len(real)}")
 
 
-def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path, capsys):
+def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path, figure):
     """The generator alone, checked against CPython: no static side involved."""
     seeds = range(50)
     for seed in seeds[:10]:
@@ -91,8 +91,7 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         for rel, src in files.items():
             compile(randpkg.eager(src), rel, "exec")
     real = reality(seeds, tmp_path)
-    with capsys.disabled():
-        print(f"\nrandpkg over {len(real)} packages: {distribution(real)}")
+    figure(f"randpkg over {len(real)} packages: {distribution(real)}")
 
     # Failures are about import order, never typos: every missing name is one the package
     # defines somewhere (or a submodule), and every exception is one of the expected three.
@@ -120,7 +119,7 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         assert kinds[exc] >= 0.02 * total, f"too few {exc}: {kinds}"
 
 
-def test_static_prediction_matches_cpython(tmp_path, capsys):
+def test_static_prediction_matches_cpython(tmp_path, figure):
     import importsafe
 
     check = getattr(importsafe, "check", None)
@@ -173,10 +172,9 @@ def test_static_prediction_matches_cpython(tmp_path, capsys):
                                None, "static reported an (entry, mode) CPython does not have"))
 
     pct = 100 * agree / max(total, 1)
-    with capsys.disabled():
-        print(f"\ndifferential: {agree}/{total} (entry, mode) agree ({pct:.2f}%) over "
-              f"{len(real)} packages; {distribution(real)}")
-        print("  by mode: " + ", ".join(
+    figure(f"differential: {agree}/{total} (entry, mode) agree ({pct:.2f}%) over "
+           f"{len(real)} packages; {distribution(real)}")
+    figure("  by mode: " + ", ".join(
             f"{m} {per_mode[m, 'agree']}/{per_mode[m, 'total']}" for m in MODES)
             + f" (lazy: PEP 810 emulation); {explicit} packages write explicit `lazy` imports;"
             f" {skimmed} files parsed without function bodies (bytecode present)")

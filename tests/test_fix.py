@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import randpkg
-from importsafe import fixing
+from importsafe.fix import apply as fixing
 from support import outcome_key, run_cpython
 from test_cli import EXAMPLE, run_cli
 from test_differential import list_modules
@@ -111,7 +111,7 @@ def public_names(root: Path) -> list | None:
     return json.loads(out.stdout or "null")
 
 
-def test_fix_write_on_failing_random_packages(tmp_path, capsys):
+def test_fix_write_on_failing_random_packages(tmp_path, figure):
     n = int(os.environ.get("IMPORTSAFE_FIX_N", "300"))
     tally = {"failing": 0, "fixed": 0, "partly": 0, "none": 0}
     problems = []
@@ -142,8 +142,7 @@ def test_fix_write_on_failing_random_packages(tmp_path, capsys):
         if names_before is not None and set(names_before) - announced != \
                 set(names_after or ()) - announced:
             problems.append((seed, "public names of rp changed", names_before, names_after))
-    with capsys.disabled():
-        print(f"\nfix on random packages: {tally['failing']} failing of {n}; fixed completely "
-              f"{tally['fixed']}, partly {tally['partly']}, no safe edit {tally['none']}; "
-              f"CPython disagreements {len(problems)}")
+    figure(f"fix on random packages: {tally['failing']} failing of {n}; fixed completely "
+           f"{tally['fixed']}, partly {tally['partly']}, no safe edit {tally['none']}; "
+           f"CPython disagreements {len(problems)}")
     assert not problems, "\n".join(map(str, problems[:10]))

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 import importsafe
-from importsafe import baseline, suppress
+import importsafe.rules
+from importsafe.policy import baseline, suppress
 from importsafe.cli import cli
 from importsafe.model import Diagnostic, ErrorInfo, Frame, Report, Result
 from importsafe.report import github, junit, sarif
@@ -141,7 +142,7 @@ def test_sarif_rules_have_a_help_uri_to_their_section_of_the_rules_doc():
     doc = sarif.to_dict(Report(()), "/")
     validate_sarif(doc)
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
-    assert {r["id"] for r in rules} == set(importsafe.diagnose.RULES)
+    assert {r["id"] for r in rules} == set(importsafe.rules.RULES)
     for rule in rules:
         uri, _, anchor = rule["helpUri"].partition("#")
         assert uri == urls["Rules"], rule

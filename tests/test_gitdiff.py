@@ -9,9 +9,9 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from importsafe import gitdiff
+from importsafe.policy import diff as gitdiff
 from importsafe.cli import cli
-from importsafe.gitdiff import Revision, compare
+from importsafe.policy.diff import Revision, compare
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -150,7 +150,7 @@ def test_pytest11_entry_point_declared():
     with open(REPO / "pyproject.toml", "rb") as f:
         data = tomllib.load(f)
     assert data["project"]["entry-points"]["pytest11"] == {
-        "importsafe": "importsafe.pytest_plugin"}
+        "importsafe": "importsafe.integrations.pytest_plugin"}
 
 
 def test_gen_test_lazy_cases_need_python_315(tmp_path):

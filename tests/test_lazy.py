@@ -14,8 +14,9 @@ import pytest
 
 import importsafe
 import randpkg
-from importsafe import api, fixing
-from importsafe.config import requires_python_floor
+from importsafe import api
+from importsafe.fix import apply as fixing
+from importsafe.config.settings import requires_python_floor
 from importsafe.report.json import result_dict
 from importsafe.static.facts import facts_from_source
 from importsafe.static.simulate import simulate

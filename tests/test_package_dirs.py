@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import importsafe
-from importsafe.project import default_paths
+from importsafe.config.project import default_paths
 from importsafe.static import package_dirs
 from test_formats import invoke, write
 

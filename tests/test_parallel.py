@@ -3,7 +3,7 @@ other's slices, and results that children send as they go."""
 import os
 import time
 
-from importsafe.parallel import map_streamed
+from importsafe.static.parallel import map_streamed
 
 
 def tag_each(items):
@@ -93,7 +93,7 @@ def test_what_no_cyclic_gc_allocated_is_old_after_it():
     generation, and the collector is on again."""
     import gc
 
-    from importsafe.parallel import no_cyclic_gc
+    from importsafe.static.parallel import no_cyclic_gc
     was = gc.isenabled()
     gc.enable()
     try:
@@ -126,9 +126,10 @@ def test_a_worker_done_early_takes_items_from_the_far_end_of_another_slice():
 
 
 def test_a_check_shared_between_workers_equals_one_in_a_single_process(tmp_path):
-    """Enough (entry, mode) pairs for two simulation workers (api.PARALLEL_MIN_FILES), with
+    """Enough (entry, mode) pairs for two simulation workers (parse.PARALLEL_MIN_FILES), with
     cycles and failures: the report is the one a single process makes."""
     from importsafe import api
+    from importsafe.static import parse
     pkg = tmp_path / "big"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("from . import m000\n")
@@ -146,21 +147,22 @@ def test_a_check_shared_between_workers_equals_one_in_a_single_process(tmp_path)
         (pkg / f"m{k:03d}.py").write_text("\n".join(lines) + "\n")
     one = api.check([str(pkg)], jobs=1)
     two = api.check([str(pkg)], jobs=2)
-    assert len(one.results) >= api.PARALLEL_MIN_FILES
+    assert len(one.results) >= parse.PARALLEL_MIN_FILES
     assert {r.outcome for r in one.results} >= {"ok", "error"}
     assert two.results == one.results and two.diagnostics == one.diagnostics
 
 
 def test_a_check_parsed_in_two_processes_equals_one_parsed_in_one(tmp_path):
-    """Enough files for the parse stage's child (api.PARALLEL_MIN_FILES), among them one
+    """Enough files for the parse stage's child (parse.PARALLEL_MIN_FILES), among them one
     that does not parse, one with a bad coding cookie and one that cannot be read (unless
     this runs as root): the facts its batches bring, problems included, give the report one
     process makes."""
     from importsafe import api
+    from importsafe.static import parse
     pkg = tmp_path / "wide"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("from . import m000\n")
-    count = api.PARALLEL_MIN_FILES + 50
+    count = parse.PARALLEL_MIN_FILES + 50
     for k in range(count):
         lines = [f"from . import m{(k * 7 + 3) % count:03d}" if k % 9 == 0 else "import os",
                  f"from .m{(k + 1) % count:03d} import *" if k % 11 == 5 else "X = 1",
@@ -176,7 +178,7 @@ def test_a_check_parsed_in_two_processes_equals_one_parsed_in_one(tmp_path):
     finally:
         unreadable.chmod(0o644)
     assert two.results == one.results and two.diagnostics == one.diagnostics
-    assert len(one.results) > 2 * api.PARALLEL_MIN_FILES
+    assert len(one.results) > 2 * parse.PARALLEL_MIN_FILES
     assert "IS001" in {d.code for d in one.diagnostics}
 
 

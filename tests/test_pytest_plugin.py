@@ -1,4 +1,4 @@
-"""The pytest plugin (importsafe.pytest_plugin), run in inner pytest sessions via pytester."""
+"""The pytest plugin (importsafe.integrations.pytest_plugin), run in inner pytest sessions via pytester."""
 from __future__ import annotations
 
 import os
@@ -23,12 +23,12 @@ CLEAN = {
 
 def _plugin_args() -> list[str]:
     """Rely on the pytest11 entry point when installed; else load the module by name."""
-    installed = any(ep.value == "importsafe.pytest_plugin"
+    installed = any(ep.value == "importsafe.integrations.pytest_plugin"
                     for ep in entry_points(group="pytest11"))
     autoload = not os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
     # unrelated plugins off: hypothesis' re-imports hypothesis in every inner session (~2 s)
     quiet = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
-    return quiet + ([] if installed and autoload else ["-p", "importsafe.pytest_plugin"])
+    return quiet + ([] if installed and autoload else ["-p", "importsafe.integrations.pytest_plugin"])
 
 
 def _project(pytester, files: dict, pyproject: str | None = None) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from importsafe import api
-from importsafe.runcache import RACY_NS
+from importsafe.store.runs import RACY_NS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -151,7 +151,7 @@ def test_a_changed_file_is_read_again_and_the_others_are_not(tmp_path, monkeypat
     """After an edit, the stored run lends the digests of the files whose signature did not
     change (their facts come from the facts cache unread) and the results whose keys did not
     change; the edited file is read again, and the report equals a fresh one."""
-    from importsafe.runcache import RunCache, check_arguments
+    from importsafe.store.runs import RunCache, check_arguments
     write_tree(tmp_path, PACKAGE)
     time.sleep(RACY_NS / 1e9 + 0.1)
     cache = str(tmp_path / ".cache")
@@ -168,7 +168,7 @@ def test_a_changed_file_is_read_again_and_the_others_are_not(tmp_path, monkeypat
         opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
-    def os_spy(file, *args, **kwargs):  # api.read_bytes reads sources with os.open
+    def os_spy(file, *args, **kwargs):  # parse.read_bytes reads sources with os.open
         opened.append(str(file))
         return real_os_open(file, *args, **kwargs)
     monkeypatch.setattr("builtins.open", spy)
@@ -234,7 +234,7 @@ def test_a_directory_whose_listing_is_unchanged_keeps_its_scan(tmp_path):
     """A file replaced by a rename, an editor's swap file and a `__pycache__` move the
     directory's mtime, but it lists the same possible modules: the stored scan of the
     package is reused. An added module is not."""
-    from importsafe.runcache import RunCache, check_arguments
+    from importsafe.store.runs import RunCache, check_arguments
     write_tree(tmp_path, PACKAGE)
     time.sleep(RACY_NS / 1e9 + 0.1)
     cache = str(tmp_path / ".cache")

@@ -340,7 +340,7 @@ def _without_reads(value):
 
 
 def test_functions_load_one_at_a_time_when_bytecode_proves_the_source(tmp_path):
-    from importsafe.api import FunctionsOnDemand
+    from importsafe.static.parse import FunctionsOnDemand
     from importsafe.static.discover import ModuleInfo
     path = tmp_path / "m.py"
     path.write_bytes(b"import os\n\ndef f():\n    return os.sep\n\ndef g():\n    return 2\n")

@@ -10,9 +10,9 @@ Public API:
 
 
 def fix(*args, **kwargs):
-    """See `importsafe.fixing.fix` (imported on first use: it needs libcst, which every
+    """See `importsafe.fix.apply.fix` (imported on first use: it needs libcst, which every
     pytest run would otherwise pay for through the pytest plugin's entry point)."""
-    from .fixing import fix as _fix
+    from .fix.apply import fix as _fix
     return _fix(*args, **kwargs)
 
 from .model import Diagnostic, ErrorInfo, Frame, Report, Result

@@ -1,7 +1,7 @@
-"""The native libraries a fork runner's zygote may load before any job (issue 3: bare speed).
+"""The native libraries a fork runner's zygote may load before any job (bare mode's speed).
 
 A package's extension module (`torch/_C.so`) often links large shared libraries that ship
-with it (`torch/lib/libtorch_cpu.so`): loading them costs ~0.15 s, in every bare-mode child,
+with it (`torch/lib/libtorch_cpu.so`): loading them costs time in every bare-mode child,
 for code that is not Python. A library that names no Python C-API symbol cannot run Python
 code or see `sys.modules`, so loading it early cannot change what any import does; the zygote
 loads those once (`probe._import_externals`) and every job forks with them mapped.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import os
 
-from ..diagnose import RULES, Rule
+from ..rules import RULES, Rule
 from ..model import Diagnostic, Report, Result
 from ..static.discover import EXTENSION_SUFFIXES, loaded_file
 from ..static.facts import resolve_relative
@@ -201,7 +201,7 @@ def compare(static: Report, dynamic: Report, mapped=(), analysed=None
     """One diagnostic per (entry, mode) where the static and the real outcome differ.
     `mapped`: top-level packages in directories of their own (setuptools package-dir);
     `analysed`: for the roots that are installation directories, the top-level names analysed
-    there (api.analysed_by_root; other distributions' packages are dependencies)."""
+    there (parse.analysed_by_root; other distributions' packages are dependencies)."""
     real = {(r.entry, r.mode): r for r in dynamic.results}
     roots = list(static.roots or dynamic.roots)
     out: list[Diagnostic] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from ..explain import Explanation
+from ..static.explain import Explanation
 from .json import _rel, result_dict
 from .text import _source_line
 

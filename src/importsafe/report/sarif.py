@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from ..diagnose import RULES, diagnose, group_key
+from ..policy.diagnose import diagnose, group_key
+from ..rules import RULES
 from ..model import Diagnostic, Report, Result
 from .json import _rel
 

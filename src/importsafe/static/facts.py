@@ -197,8 +197,8 @@ class _Extractor:
     # -- definitions ----------------------------------------------------------------------
     def s_FunctionDef(self, node, out, guard, scope):
         args = node.args
-        # a header that evaluates nothing (a cut def's, skim.py, mostly: most of Home
-        # Assistant's 41,000 defs) is not walked: only the binding is left
+        # a header that evaluates nothing (most cut defs', skim.py) is not walked: only the
+        # binding is left
         if node.decorator_list or args.defaults or args.kw_defaults or not self.future and (
                 args.args or args.posonlyargs or args.vararg or args.kwonlyargs or
                 args.kwarg or node.returns):
@@ -250,7 +250,7 @@ class _Extractor:
         body = sub.block(node.body, FUNCTION, "function")
         if body and body[-1].__class__ is Exit:
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
-            # fewer per call (Home Assistant's `callback` runs 18,000 times at import time)
+            # fewer per call of a function called many times at import time
             body = body[:-1]
         self.imports |= sub.imports
         self.registers |= sub.registers
@@ -774,7 +774,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
     functions get stubs (body None) that the simulator loads on the first call at import
     time; `def_spans` (skim) go with them, so that a body is loaded without a scan of the
-    whole source (api.FunctionsOnDemand)."""
+    whole source (parse.FunctionsOnDemand)."""
     future = _future_annotations(tree)
     ex = _Extractor(name, is_package, target, future)
     ex.bodies = bodies

@@ -30,7 +30,7 @@ def distributions(root: str, wanted: set[str] | None = None) -> list[frozenset[s
 
 def _tops_of(meta: str, wanted: set[str] | None = None) -> frozenset[str]:
     """The distribution's top-level names; with `wanted`, empty for one whose RECORD names
-    none of them anywhere (not parsed then: Django's RECORD has 2,700 lines)."""
+    none of them anywhere (not parsed then: a RECORD can be thousands of lines)."""
     listed = _read(os.path.join(meta, "top_level.txt"))  # a few bytes, where RECORD is large
     tops = {t.strip() for t in listed.splitlines() if t.strip().isidentifier()}
     if tops:

@@ -148,7 +148,7 @@ def _mapped_target(raw: str, path: str, top: str, directory: str,
         p for p in project.packages if p == top or p.startswith(top + "."))
     exclude: tuple[str, ...] = ()
     if directory == project.project:
-        from ..project import NOT_CODE
+        from ..config.project import NOT_CODE
         exclude = tuple(f"{top}.{n}" for n in sorted(NOT_CODE) + list(package_dirs.ROOT_SCRIPTS))
     return Target(directory, top, top, base=directory, packages=packages or None,
                   exclude=exclude)

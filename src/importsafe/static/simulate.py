@@ -70,13 +70,9 @@ class Simulator(LazyImports, ImportState):
             if mode == "bare":
                 self.setup_bare(entry)
             self.lazy_all = mode == "lazy"
-            # an entry's own import is run without recording it (nor logging anything) when
-            # its state is seldom met again: a bare entry's, which only its siblings' bare
-            # runs can meet (Home Assistant: 2,566 of 2,859 such recordings were never
-            # replayed), and a package's in any mode, as its submodules' normal runs start
-            # where it ended (simulate_pairs), so only a module outside it importing it from
-            # that very state could replay it (Home Assistant: 41 of 812 were replayed; its
-            # simulation is 6% faster without them, sympy's and pandas' within 2%)
+            # an entry's own import is not recorded when its state is seldom met again: a
+            # bare entry's (only its siblings' bare runs meet it), and a package's (its
+            # submodules' normal runs start where it ended, simulate_pairs)
             info = self.index.get(entry)
             self.import_module(entry, record=mode != "bare" and (
                 info is None or info.kind != "package"))
@@ -744,8 +740,8 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
     """The names a function body reads from its module, in order, when a call of it can do
     nothing but succeed as long as its module binds none of them: a body of reads and calls
     only (no binding, so its locals hold no module), each of a local or of a builtin
-    (Home Assistant's `callback`, which runs 18,000 times at import time, reads `setattr`
-    and calls it on its argument). False for any other body. (Reads of locals or builtins
+    (a decorator such as `def callback(f): setattr(f, "_cb", True); return f`, called
+    for every decorated function). False for any other body. (Reads of locals or builtins
     cannot fail, and calls of them run nothing the simulator follows: Simulator.lookup.)"""
     names: dict[str, None] = {}
     local = func.local_names

@@ -1,11 +1,10 @@
-"""Function bodies cut out of a module's source before it is parsed (issue 6: the cold check).
+"""Function bodies cut out of a module's source before it is parsed (the cold check's parse).
 
 Importing a module runs its top level and its class bodies, never a function body: the fact
 extractor keeps functions as stubs and loads a body only when a call at import time runs it.
 Yet `ast.parse` builds every body, about four fifths of a typical module's nodes. `skim`
 replaces each function body by one `pass` with the same number of lines, so line and column
-numbers of everything else are unchanged and only what the extractor reads is built (Django:
-`ast.parse` of the skimmed sources takes a fifth of the time).
+numbers of everything else are unchanged and only what the extractor reads is built.
 
 Cutting a body also cuts any syntax error in it. So only a source that is known to compile may
 be skimmed (the caller's proof: bytecode.compiled_before), and `cuts_hold` checks on the
@@ -86,7 +85,7 @@ def skim(source: bytes, keep: frozenset[int] = frozenset()
     postponed, its annotations; so a parameter list goes only when it has no `=`, and, in a
     module without the future import, no `:`, and the return annotation goes only with the
     future import. The extractor reads nothing else of a header whose body is cut (a stub:
-    name and line), and Home Assistant's skeletons parse 14% faster. The caller checks the
+    name and line), so the skeleton parses faster. The caller checks the
     third item against the parsed tree (a wrong guess would drop evaluated annotations)."""
     text = masked(source)
     if text is None:

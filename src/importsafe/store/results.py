@@ -24,17 +24,17 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .static.events import summary_items
-from .static.simulate import defined_at
-from .static.state import Program
+from ..static.events import summary_items
+from ..static.simulate import defined_at
+from ..static.state import Program
 
 
 @lru_cache(maxsize=1)
 def simulator_fingerprint() -> str:
     import hashlib  # here, not at module level: loading OpenSSL slows every start
-    from . import __version__
+    from .. import __version__
     digest = hashlib.sha256(__version__.encode())
-    here = os.path.join(os.path.dirname(os.path.realpath(__file__)), "static")
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "static")
     for name in sorted(n for n in os.listdir(here) if n.endswith(".py")):
         with open(os.path.join(here, name), "rb") as f:
             digest.update(name.encode() + f.read())

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence, TypeVar
 
-from .diagnose import diagnose
-from .model import Diagnostic, ErrorInfo, Frame, Report, Result
+from ..policy.diagnose import diagnose
+from ..model import Diagnostic, ErrorInfo, Frame, Report, Result
 
 T = TypeVar("T")
 

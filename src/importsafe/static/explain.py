@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Frame, Result
-from .static.events import Import, ImportFrom, ModuleFacts, walk
-from .static.simulate import traced_run
-from .static.state import Program
+from ..model import Frame, Result
+from .events import Import, ImportFrom, ModuleFacts, walk
+from .simulate import traced_run
+from .state import Program
 
 
 @dataclass(frozen=True, slots=True)

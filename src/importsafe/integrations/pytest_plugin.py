@@ -42,7 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def _pyproject_table(rootdir: str) -> dict:
     """`[tool.importsafe]` of the nearest pyproject.toml, read leniently (a broken file is
     reported only when the plugin is on)."""
-    from .config import find_pyproject
+    from ..config.settings import find_pyproject
     file = find_pyproject(rootdir)
     if file is None:
         return {}
@@ -77,8 +77,8 @@ class ImportsafePlugin:
     loaded program the explanations replay."""
 
     def __init__(self, config: pytest.Config):
-        from .config import ConfigError
-        from .project import project_config
+        from ..config.settings import ConfigError
+        from ..config.project import project_config
         self.config = config
         self.base = str(config.rootpath)
         try:
@@ -108,9 +108,9 @@ class ImportsafePlugin:
     def run_check(self) -> None:
         if self.report is not None or self.error is not None:
             return
-        from . import api
-        from .config import ConfigError
-        from .suppress import apply_policy
+        from .. import api
+        from ..config.settings import ConfigError
+        from ..policy.suppress import apply_policy
         s = self.settings
         try:
             report = api.check(s.paths, modes=s.modes, source_roots=s.source_roots,
@@ -124,8 +124,8 @@ class ImportsafePlugin:
 
     def explanation(self, result) -> str:
         """The failure message of one (entry, mode): `importsafe explain`, condensed."""
-        from . import api
-        from .explain import explain_entry
+        from .. import api
+        from ..static.explain import explain_entry
         x = None
         try:
             if self._program is None:
@@ -143,7 +143,7 @@ class ImportsafePlugin:
         return f"importsafe explain {result.entry} {paths} --mode {result.mode}"
 
     def _rel(self, path: str) -> str:
-        from .report.json import _rel
+        from ..report.json import _rel
         return _rel(path, self.base)
 
 
@@ -201,8 +201,8 @@ class ImportsafeItem(pytest.Item):
 
 def explanation_text(result, x, base: str | None, command: str | None = None) -> str:
     """Plain text: verdict, cycle, chain with file:line and source, why, where bound."""
-    from .report.json import _rel
-    from .report.text import _source_line
+    from ..report.json import _rel
+    from ..report.text import _source_line
     e = result.error
     lines = [f"import {result.entry}  [{result.mode}]  ->  "
              + (f"{e.exception}: {e.message}" if e else f"{result.outcome}: {result.reason}")]

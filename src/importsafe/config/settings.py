@@ -5,7 +5,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .model import ALL_MODES, MODES
+from ..model import ALL_MODES, MODES
 
 KNOWN_KEYS = frozenset({"source-roots", "paths", "modes", "target-version", "pytest",
                         "baseline", "skip", "select", "ignore"})
@@ -73,7 +73,7 @@ def requires_python_floor(spec) -> str | None:
 
 
 def read_toml(path: str) -> dict:
-    import tomllib  # only when there is a file to read: 2 ms of every start
+    import tomllib  # only when there is a file to read: it slows every start
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -100,7 +100,7 @@ def parse_list(value, what: str) -> tuple[str, ...]:
 
 def parse_codes(value, what: str) -> tuple[str, ...]:
     """Rule codes, or prefixes of them such as IS1 (every IS1xx)."""
-    from .diagnose import RULES
+    from ..rules import RULES
     codes = tuple(c.upper() for c in parse_list(value, what))
     bad = [c for c in codes if not any(code.startswith(c) for code in RULES)]
     if bad:

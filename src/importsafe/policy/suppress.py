@@ -22,7 +22,7 @@ from .baseline import fingerprint as baseline_fingerprint
 from .baseline import load as load_baseline
 from .baseline import write as write_baseline_file
 from .diagnose import code_for
-from .model import Diagnostic, Report, Result
+from ..model import Diagnostic, Report, Result
 
 # None: every code
 Ignores = Mapping[int, "frozenset[str] | None"]

@@ -55,8 +55,8 @@ def code_fingerprint() -> str:
     code that makes a report (an editable install) makes another key; stat, not content,
     keeps a warm run from reading the whole package."""
     import hashlib  # here, not at module level: loading OpenSSL slows every start
-    from . import __version__
-    here = os.path.dirname(os.path.abspath(__file__))
+    from .. import __version__
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     digest = hashlib.sha256(__version__.encode())
     for directory, dirs, files in os.walk(here):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -156,7 +156,7 @@ class RunCache:
         # a directory scan holds while none of the directories it listed changed, or those
         # that did list the same entries as when it was made (scans are recorded with the
         # directories in the manifest, so their signatures are there)
-        from .static.discover import listing  # a miss: the analyser loads anyway
+        from ..static.discover import listing  # a miss: the analyser loads anyway
 
         def same(directory, listings):
             if unchanged(directory):

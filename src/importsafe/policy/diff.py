@@ -25,9 +25,9 @@ import tempfile
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .config import ConfigError
-from .model import ErrorInfo, Frame, Result
-from .static.layout import InputError
+from ..config.settings import ConfigError
+from ..model import ErrorInfo, Frame, Result
+from ..static.layout import InputError
 
 SOURCE_SUFFIXES = (".py",)
 OPAQUE_SUFFIXES = (".so", ".pyd", ".pyi")  # discovery only needs them to exist
@@ -146,11 +146,11 @@ def analyse(repo: str, rev: str, paths: Sequence[str] = (), modes: str | None = 
 
 
 def _analyse_tree(rev, commit, tree, paths, modes) -> Revision:
-    from . import api
-    from .api import deep_recursion
-    from .fix.compat import loaded_by
-    from .project import NoPackages, project_config
-    from .report.text import _source_line
+    from .. import api
+    from ..api import deep_recursion
+    from ..fix.compat import loaded_by
+    from ..config.project import NoPackages, project_config
+    from ..report.text import _source_line
     from .suppress import apply_policy
     asked = tuple(os.path.join(tree, p) for p in paths)
     try:
@@ -262,7 +262,7 @@ def diff(base: str, head: str = "HEAD", paths: Sequence[str] = (), modes: str | 
 # -- output ---------------------------------------------------------------------------------
 
 def to_dict(d: Diff) -> dict:
-    from .report.json import result_dict
+    from ..report.json import result_dict
 
     def rev(r: Revision) -> dict:
         return {"rev": r.rev, "commit": r.commit, "paths": list(r.paths),

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from .config import Config, ConfigError, find_pyproject, load_config, parse_modes, read_table
-from .static import package_dirs
+from .settings import Config, ConfigError, find_pyproject, load_config, parse_modes, read_table
+from ..static import package_dirs
 
 # directories at a project root that hold packages but are not the project's code
 NOT_CODE = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "example",

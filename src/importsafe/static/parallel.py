@@ -93,8 +93,7 @@ def map_streamed(fn: Callable[[Iterator[T]], Iterator[R]], items: Sequence[T], w
 
     Why (the parse stage of a cold check, then its simulation): with whole shares sent at the
     end, the child's pickling and this process's reading of it ran after the work, one
-    process idle each time, and a fixed split of the files had to guess their cost (Home
-    Assistant: 0.15 s of the parse stage's 1.85 s; 0.03 s after its simulation)."""
+    process idle each time, and a fixed split of the files had to guess their cost."""
     n = len(items)
     if workers <= 1 or not hasattr(os, "fork") or n < 2 * workers:
         out = list(fn(iter(items)))

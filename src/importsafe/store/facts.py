@@ -12,8 +12,8 @@ import os
 import pickle
 from functools import lru_cache
 
-from .runcache import write_pickles
-from .static.events import ModuleFacts
+from .runs import write_pickles
+from ..static.events import ModuleFacts
 
 _EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py")
 
@@ -21,9 +21,9 @@ _EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", 
 @lru_cache(maxsize=1)
 def extractor_fingerprint() -> str:
     import hashlib  # here, not at module level: loading OpenSSL slows every start
-    from . import __version__
+    from .. import __version__
     digest = hashlib.sha256(__version__.encode())
-    here = os.path.join(os.path.dirname(os.path.realpath(__file__)), "static")
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "static")
     for name in _EXTRACTOR:
         with open(os.path.join(here, name), "rb") as f:
             digest.update(f.read())
@@ -59,6 +59,11 @@ class FactsCache:
 
     def put(self, key: str, value: ModuleFacts | PickledFunctions) -> None:
         write_pickles(self._file(key), value)
+
+    @staticmethod
+    def pack_functions(functions: dict) -> "PickledFunctions":
+        """What `put` keeps of a module's functions (read back one at a time)."""
+        return PickledFunctions.of(functions)
 
 
 class PickledFunctions:

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from io import BytesIO
 from typing import Iterable, Sequence
 
-from .api import deep_recursion, load, read_facts
-from .fix.compat import hidden_submodule_reads, lost_modules
-from .static.lower import lower
-from .fix.plan import FilePatch, FixPlan, patched_program, plan_fix
-from .model import MODES
-from .parallel import no_cyclic_gc
+from ..api import deep_recursion, load
+from ..static.parse import read_facts
+from .compat import hidden_submodule_reads, lost_modules
+from ..static.lower import lower
+from .plan import FilePatch, FixPlan, patched_program, plan_fix
+from ..model import MODES
+from ..static.parallel import no_cyclic_gc
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import os
 
-from .config import ConfigError
-from .model import Report, Result
+from ..config.settings import ConfigError
+from ..model import Report, Result
 
 VERSION = 1
 KEY = "importsafe-baseline"

@@ -1,0 +1,120 @@
+"""`importsafe check`: the static prediction of every first import."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..config.settings import ConfigError
+from ..report import json as json_report
+from ..store.runs import default_dir as default_cache_dir
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, FORMATS, RENDERERS, Console, Text, Progress,
+                     configure, policy_options, reporter, target_options, api, shard, suppress)
+
+
+@click.command()
+@target_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
+              show_default=True)
+@click.option("--target-version", default=None, metavar="X.Y",
+              help="Python version the code runs on (decides sys.version_info checks).")
+@click.option("-j", "--jobs", type=int, default=None, help="Parser processes (default: cores).")
+@click.option("--verify", is_flag=True,
+              help="Also import everything for real (as `run` does) and report every "
+                   "(entry, mode) where the prediction and reality disagree (IS201).")
+@click.option("--compat", is_flag=True,
+              help="Also report what `importsafe fix` would change for code relying on import "
+                   "side effects: modules packages no longer load, and reads of `pkg.sub` "
+                   "by code that never imports `pkg.sub` itself.")
+@policy_options
+@click.option("--write-baseline", default=None, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Record today's failures in FILE (then they are baselined).")
+@click.option("--shard", "shard_spec", default=None, metavar="K/N",
+              help="Check only the K-th of N slices of the (entry, mode) matrix (for CI "
+                   "matrix jobs; combine the JSON reports with `importsafe merge`).")
+@click.option("--no-cache", is_flag=True, help="Parse every file, ignoring cached facts.")
+@click.option("--cache-dir", default=None, metavar="DIR",
+              help="Where facts are cached by file content (default: the user cache dir).")
+def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat, skip, select,
+          ignore, baseline, write_baseline, shard_spec, no_cache, cache_dir) -> None:
+    """Predict statically the first import of every module under PATHS, in every mode."""
+    dynamic = None
+    try:
+        config = configure(paths, source_roots, modes, target_version, skip=skip,
+                            select=select, ignore=ignore, baseline=baseline)
+        if verify:
+            with Progress(Console(stderr=True)) as progress:
+                report, dynamic = api.verify(
+                    config.paths, modes=config.modes, source_roots=config.source_roots,
+                    target_version=config.target_version, jobs=jobs, progress=progress,
+                    skip=config.skip)
+        else:
+            report = _check(config, jobs, None if no_cache else cache_dir or default_cache_dir(),
+                            shard.parse_shard(shard_spec) if shard_spec else None)
+        report, written = suppress.apply_policy(report, config.select, config.ignore,
+                                                config.baseline, write_baseline)
+        if dynamic is not None:
+            dynamic, _ = suppress.apply_policy(dynamic, config.select, config.ignore,
+                                               write_baseline or config.baseline)
+        if written is not None:
+            Console(stderr=True).print(f"importsafe: wrote {written} failure(s) to baseline "
+                                       f"{write_baseline}", highlight=False, soft_wrap=True)
+    except (ConfigError, api.InputError, shard.ShardError) as exc:
+        Console(stderr=True).print(f"importsafe: error: {exc}", style="red", markup=False,
+                                   highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    base = os.getcwd()
+    if fmt == "json":
+        click.echo(json_report.render(report, base), nl=False)
+    elif fmt in RENDERERS:
+        click.echo(reporter(fmt).render(report, base), nl=False)
+    else:
+        console = Console(highlight=False)
+        reporter("text").render(report, console, base)
+        if dynamic is not None:
+            _render_comparison(report, console, base)
+        if compat:
+            from ..fix import apply as fixing  # libcst: loaded only by the commands that rewrite code
+            outcome = fixing.plan(config.paths, config.modes, config.source_roots,
+                                  config.target_version)
+            hidden = fixing.hidden_reads(config.paths, config.source_roots,
+                                         config.target_version)
+            reporter("fix").render_compat(outcome, hidden, console, base)
+    failed = report.failed
+    if dynamic is not None:
+        # --verify fails on any failure, predicted or real, and on any disagreement
+        failed = failed or dynamic.failed or any(d.code == "IS201" for d in report.diagnostics)
+    sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+def _check(config, jobs, cache_dir, shard_range):
+    """api.check, answered from the run cache (runcache.py) when nothing it read changed:
+    tried here first, before the analyser is even loaded."""
+    runs = None
+    if cache_dir:
+        from ..store.runs import RunCache, check_arguments
+        runs = RunCache(cache_dir, check_arguments(config.paths, config.modes,
+                                                   config.source_roots, config.target_version,
+                                                   config.skip, shard_range))
+        found = runs.get()
+        if found is not None:
+            return found
+    return api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
+                     target_version=config.target_version, jobs=jobs, skip=config.skip,
+                     cache_dir=cache_dir, shard=shard_range, runs=runs,
+                     keep=click.get_current_context().obj)
+
+
+def _render_comparison(report, console: Console, base: str) -> None:
+    """The text renderer lists problems only; --verify also lists the comparison."""
+    from ..dynamic.verify import RUN_RULES
+    found = [d for d in report.diagnostics if d.code in RUN_RULES]
+    for d in found:
+        style = "bold red" if d.severity == "error" else "cyan"
+        where = f"{json_report._rel(d.file, base)}:{d.line}: " if d.file else ""
+        console.print(Text(f"{where}{d.code} {d.name}: {d.message}", style=style), soft_wrap=True)
+    n = sum(d.code == "IS201" for d in found)
+    console.print(Text(f"verify: {n} disagreement{'s' * (n != 1)} between static and dynamic, "
+                       f"{len(found) - n} note{'s' * (len(found) - n != 1)}",
+                       style="bold red" if n else "bold green"))

@@ -1,0 +1,130 @@
+"""What the commands share: lazily loaded modules, the console, options, configuration,
+exit codes and the progress bar."""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from dataclasses import replace
+
+import click
+
+from ..config.project import default_paths
+from ..config.settings import ConfigError, load_config
+
+
+def _lazy(name: str):
+    """`name`, loaded on first attribute access (importlib's LazyLoader): a warm `check` of
+    an unchanged tree is answered from the run cache without loading the analyser, the
+    dynamic runner or rich."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+api = _lazy("importsafe.api")
+suppress = _lazy("importsafe.policy.suppress")
+shard = _lazy("importsafe.integrations.shard")
+
+
+def Console(**kwargs):  # noqa: N802 - rich's class, loaded when first needed
+    from rich.console import Console as _Console
+    return _Console(**kwargs)
+
+
+def Text(*args, **kwargs):  # noqa: N802
+    from rich.text import Text as _Text
+    return _Text(*args, **kwargs)
+
+
+def reporter(name: str):
+    """A reporter module of importsafe.report (text, sarif, ...), loaded when used."""
+    return importlib.import_module(f"importsafe.report.{name}")
+
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+FORMATS = ["text", "json", "sarif", "github", "junit", "html"]
+RENDERERS = ("sarif", "github", "junit", "html")  # report.X.render(report, base) -> str
+
+
+def policy_options(fn):
+    """--skip, --select, --ignore, --baseline: they override [tool.importsafe]."""
+    for option in reversed([
+        click.option("--skip", multiple=True, metavar="GLOB",
+                     help="Do not check entries matching GLOB (fnmatch on dotted names; "
+                          "repeatable)."),
+        click.option("--select", multiple=True, metavar="CODES",
+                     help="Report only these rule codes or prefixes (comma-separated)."),
+        click.option("--ignore", multiple=True, metavar="CODES",
+                     help="Do not report these rule codes or prefixes; their failures do "
+                          "not fail the run."),
+        click.option("--baseline", default=None, type=click.Path(dir_okay=False),
+                     metavar="FILE", help="Failures recorded in FILE do not fail the run."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def configure(paths, source_roots, modes, target_version, **policy):
+    """The configuration for PATHS (flags over [tool.importsafe]); without paths anywhere,
+    the project's `src/` or the packages at the root of the current directory."""
+    config = load_config(paths, source_roots, modes, target_version,
+                         paths[0] if paths else os.getcwd(), **policy)
+    if not config.paths:
+        found = default_paths(os.path.dirname(config.config_file) if config.config_file
+                              else os.getcwd())
+        if not found:
+            raise ConfigError("no paths given, and no src/ or packages here (pass PATH or "
+                              "set [tool.importsafe] paths)")
+        config = replace(config, paths=found)
+    return config
+
+
+def target_options(command):
+    """PATHS, --mode and --source-root, as `check` and `run` take them."""
+    for option in reversed((
+            click.argument("paths", nargs=-1, type=click.Path()),
+            click.option("--mode", "modes", default=None, metavar="MODES",
+                         help="Comma-separated modes: normal, bare, lazy (default: normal,bare)."),
+            click.option("--source-root", "source_roots", multiple=True, type=click.Path(),
+                         help="A directory on sys.path (repeatable). Default: inferred from "
+                              "the paths."))):
+        command = option(command)
+    return command
+
+
+class Progress:
+    """A rich progress bar on stderr, on a terminal only; yields the runner's callback."""
+
+    def __init__(self, err: Console):
+        self.err = err
+        self.bar = None
+
+    def __enter__(self):
+        if not self.err.is_terminal:
+            return None
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+        self.bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("[red]{task.fields[failures]} failing"),
+                            TimeElapsedColumn(), console=self.err, transient=True)
+        self.bar.start()
+        task = self.bar.add_task("run", total=None, failures=0)
+
+        def update(done: int, total: int, failures: int) -> None:
+            self.bar.update(task, completed=done, total=total, failures=failures)
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
+
+

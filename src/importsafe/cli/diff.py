@@ -1,0 +1,46 @@
+"""`importsafe diff`: what a change between two git revisions did to first imports."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from ..config.settings import ConfigError
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, api)
+
+
+@click.command("diff")
+@click.argument("base")
+@click.argument("head", default="HEAD")
+@click.option("--path", "paths", multiple=True, type=click.Path(),
+              help="A path to analyse in both revisions (repeatable; default: "
+                   "[tool.importsafe] paths of each revision, else the packages at the "
+                   "root or under src/).")
+@click.option("--mode", "modes", default=None, metavar="MODES",
+              help="Comma-separated modes: normal, bare, lazy (default: normal,bare).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def diff_cmd(base, head, paths, modes, fmt) -> None:
+    """Compare first imports between two git revisions (HEAD defaults to `HEAD`).
+
+    Reads both revisions from git objects (the work tree is never touched). Exit 1 when
+    something got worse: a new failure, a module a package no longer loads, a name no longer
+    bound in a module, a module removed."""
+    from ..policy import diff as gitdiff
+    err = Console(stderr=True)
+    try:
+        root = gitdiff.repo_root(os.getcwd())
+        rel = tuple(os.path.relpath(os.path.realpath(p), root) for p in paths)
+        if any(r == ".." or r.startswith(".." + os.sep) for r in rel):
+            raise ConfigError("--path must be inside the repository")
+        result = gitdiff.diff(base, head, rel, modes, root)
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    if fmt == "json":
+        click.echo(json.dumps(gitdiff.to_dict(result), indent=2))
+    else:
+        click.echo(gitdiff.render_text(result), nl=False)
+    sys.exit(EXIT_FAIL if result.worse else EXIT_OK)

@@ -1,0 +1,46 @@
+"""`importsafe fix`: the smallest verified import edits."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..config.settings import ConfigError
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, configure, reporter, api)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--mode", "modes", default=None, metavar="MODES",
+              help="Comma-separated modes to make pass: normal, bare, lazy (default: normal,bare).")
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path())
+@click.option("--diff", "show_diff", is_flag=True, help="Print the edits as a unified diff.")
+@click.option("--write", is_flag=True, help="Apply the edits (atomically, verified first).")
+@click.option("--target-version", default=None, metavar="X.Y")
+def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
+    """Compute the smallest verified import edits that make every first import succeed.
+
+    Edits, in order of preference: defer an import into the functions that use its names;
+    move it under `if TYPE_CHECKING:` when only unevaluated annotations use them; both.
+    Without --write nothing is changed. Exit 0 when every (entry, mode) passes after the fix.
+    """
+    err = Console(stderr=True)
+    try:
+        config = configure(paths, source_roots, modes, target_version)
+        from ..fix import apply as fixing  # libcst: loaded only by the commands that rewrite code
+        outcome = fixing.fix(config.paths, config.modes, config.source_roots,
+                             config.target_version, write=write)
+        hidden = fixing.hidden_reads(config.paths, config.source_roots,
+                                     config.target_version) if outcome.lost else []
+    except (ConfigError, api.InputError) as exc:
+        err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(EXIT_USAGE)
+    base = os.getcwd()
+    if show_diff and not write:
+        click.echo(reporter("fix").diff(outcome, base), nl=False)
+    else:
+        reporter("fix").render(outcome, Console(highlight=False), base, show_diff=not write,
+                          hidden=hidden)
+    done = outcome.plan.complete and outcome.problem is None
+    sys.exit(EXIT_OK if done else EXIT_FAIL)
