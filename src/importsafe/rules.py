@@ -11,6 +11,11 @@ class Rule:
     name: str
     severity: str
     summary: str
+    # the rule's documentation page (docs and `importsafe rule CODE`), Markdown
+    what: str = ""  # what it does / what it means
+    why: str = ""  # why is this bad
+    example: str = ""
+    fix: str = ""  # how to fix it, and whether `importsafe fix` applies that fix safely
 
 
 RULES: dict[str, Rule] = {r.code: r for r in (

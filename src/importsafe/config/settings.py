@@ -6,9 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import ALL_MODES, MODES
+from .keys import KNOWN_KEYS
 
-KNOWN_KEYS = frozenset({"source-roots", "paths", "modes", "target-version", "pytest",
-                        "baseline", "skip", "select", "ignore"})
 
 
 class ConfigError(Exception):
