@@ -54,11 +54,17 @@ def fix(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequen
     outcome = plan(paths, modes, source_roots, target_version)
     if not write or not outcome.plan.patches:
         return outcome
-    problem = _check_patches(outcome.plan.patches)
+    written, problem = write_patches(outcome.plan.patches)
+    return FixOutcome(outcome.plan, outcome.lost, written, problem)
+
+
+def write_patches(patches: Sequence[FilePatch]) -> tuple[tuple[str, ...], str | None]:
+    """The one way importsafe writes user files: every patch or none. Returns the paths
+    written and None, or () and why nothing was written."""
+    problem = _check_patches(patches)
     if problem is not None:
-        return FixOutcome(outcome.plan, outcome.lost, (), problem)
-    written = tuple(_write_atomically(p) for p in outcome.plan.patches)
-    return FixOutcome(outcome.plan, outcome.lost, written, None)
+        return (), problem
+    return tuple(_write_atomically(p) for p in patches), None
 
 
 def hidden_reads(paths: Iterable[str], source_roots: Sequence[str] = (),
