@@ -66,6 +66,9 @@ def unknown_site(result: Result, facts: Mapping) -> tuple[str, int] | None:
 
 
 def _dynamic_line(f, why: str) -> int | None:
+    said = re.search(r"\(line (\d+)\)$", why)  # the simulator names the line
+    if said:
+        return int(said.group(1))
     from ..static.events import Dynamic, walk
     return next((ev.line for ev in walk(f.body, classes=True, functions=True)
                  if ev.__class__ is Dynamic and ev.reason == why), None)

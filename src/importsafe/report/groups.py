@@ -14,6 +14,8 @@ from typing import Mapping
 from ..model import Result
 
 _FAILING = ("error", "timeout", "crash")
+# what a name looked up too early in a partially initialised module raises
+_CYCLE_ERRORS = ("ImportError", "ImportCycleError", "AttributeError", "NameError")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +69,8 @@ def cause_key(r: Result, unknown_at: Mapping[str, tuple[str, int]] | None = None
         return r.outcome, (r.reason,)
     if reads_unrun_package(r):
         return "bare-parent", (e.module, e.name)
-    cycle = cycle_of(r)
-    if cycle is not None:
+    cycle = cycle_of(r) if e.exception in _CYCLE_ERRORS else None
+    if cycle is not None and len(cycle) > 1:
         return "cycle", tuple(sorted(set(cycle)))
     return "name", (e.exception, e.module, e.name)
 

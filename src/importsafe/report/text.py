@@ -181,7 +181,8 @@ def lazy_summary(report: Report) -> list[str]:
         return []
     removed, remain, undecided = [], [], []
     for entry, modes in by_entry.items():
-        eager = [m for m, outcome in modes.items() if m != "lazy" and outcome != "ok"]
+        eager = [m for m, outcome in modes.items()
+                 if m != "lazy" and outcome in ("error", "timeout", "crash")]
         lazy = modes.get("lazy")
         if lazy in ("error", "timeout", "crash"):
             remain.append(_p(entry))
