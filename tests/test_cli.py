@@ -221,5 +221,94 @@ def test_example_text_says_what_lazy_mode_removes_and_what_remains():
     assert ("lazy imports (PEP 810) remove 3: compiler_pkg.backend_api [bare], "
             "compiler_pkg.jit [bare], compiler_pkg.verifier [bare]") in proc.stdout
     assert "still failing under lazy imports 1: compiler_pkg.optimizer" in proc.stdout
+    assert "[lazy]: PEP 810 lazy imports" in proc.stdout  # the modes said in the summary
     alone = run_cli("check", EXAMPLE, "--mode", "lazy")
     assert "remove" not in alone.stdout  # nothing to compare with
+
+
+# --- the text report leads with what matters -------------------------------------------------
+
+REPORTED = {
+    "pkg/__init__.py": ("from typing import TYPE_CHECKING\nVALUE = 1\nif TYPE_CHECKING:\n"
+                        "    from .lazyname import Thing\n\n\ndef __getattr__(name):\n"
+                        "    raise AttributeError(name)\n"),
+    "pkg/lazyname.py": "Thing = 1\n",
+    "pkg/uses_getattr.py": "from pkg import Thing\n",
+    "pkg/p1.py": "from pkg import VALUE\n",
+    "pkg/p2.py": "from pkg import VALUE\n",
+    "pkg/p3.py": "from . import VALUE\n",
+    "pkg/a.py": "from .b import B\nA = 1\n",
+    "pkg/b.py": "from .a import A\nB = 2\n",
+    "pkg/c.py": "from .a import A\n",
+    "pkg/dyn.py": "import os\nglobals()[os.sep] = 1\n",
+    "pkg/uses_dyn.py": "from pkg import dyn\nX = dyn.made\n",
+}
+
+
+def _text(tmp_path, *args, width=None):
+    """The text report as the command line renders it (on a terminal of `width`)."""
+    import io
+    from rich.console import Console
+    from importsafe.policy.suppress import apply_policy
+    from importsafe.report import text
+    report = importsafe.check([tmp_path / "pkg"], *args)
+    report, _ = apply_policy(report)
+    out = io.StringIO()
+    console = Console(file=out, width=width or 200, force_terminal=width is not None,
+                      color_system=None, highlight=False)
+    text.render(report, console, str(tmp_path))
+    return out.getvalue()
+
+
+def test_failures_are_grouped_by_root_cause_with_their_count(tmp_path):
+    write(tmp_path, REPORTED)
+    out = _text(tmp_path)
+    # one cycle: a <-> b, whatever entry and mode it breaks (a, b, c in both modes)
+    assert out.count("FAIL ") == 1 and "cycle: pkg.a -> pkg.b -> pkg.a" in out
+    assert "5 more first imports fail the same way: " in out
+    # the bare-mode reads of the package's own names: apart, one line per name
+    assert ("bare mode only: pkg.p1 and 2 more read VALUE from pkg's `__init__`, which bare "
+            "mode never runs") in out
+    assert "bare mode only: pkg.uses_getattr reads Thing from pkg's `__init__`" in out
+    # the unknown, as unknown, at the line that made it so
+    assert "UNKNOWN pkg.uses_getattr  [normal]" in out and "???" not in out
+    assert "at pkg/__init__.py:7  def __getattr__(name):" in out
+    assert "[bare]: M's packages are present but their `__init__` never ran" in out
+    assert out.rstrip().splitlines()[-1] == (
+        "11 entries x modes normal,bare: 9 ok, 10 failing (4 bare mode only), 3 unknown; "
+        "1 root cause")
+
+
+def test_no_line_is_longer_than_the_terminal(tmp_path):
+    write(tmp_path, REPORTED | {f"pkg/m{i}.py": "from pkg import VALUE\n" for i in range(40)})
+    for width in (60, 100):
+        lines = _text(tmp_path, width=width).splitlines()
+        assert max(map(len, lines)) <= width
+    piped = _text(tmp_path).splitlines()  # not a terminal: nothing cut, nothing giant
+    assert max(map(len, piped)) < 400 and any("and 42 more" in line for line in piped)
+
+
+def test_unknowns_are_unknown_in_summaries_and_notes(tmp_path):
+    write(tmp_path, REPORTED)
+    out = _text(tmp_path, ("normal", "bare", "lazy"))
+    assert "unknown under lazy imports 1: pkg.uses_dyn" in out
+    assert "still failing under lazy imports" not in out
+    assert "pkg.uses_getattr [bare]" in out.split("lazy imports (PEP 810) remove")[1]
+    assert "pkg.uses_getattr [normal" not in out  # unknown in normal mode: nothing removed
+    report = importsafe.check([tmp_path / "pkg"])
+    (note,) = [d for d in report.diagnostics if d.code == "IS004" and "__getattr__" in d.message]
+    assert "cannot be decided statically" in note.message
+    assert "breaks" not in note.message and (Path(note.file).name, note.line) == ("__init__.py", 7)
+
+
+def test_the_bound_at_hint_does_not_point_into_type_checking(tmp_path):
+    from importsafe.report.source import binding_hint
+    write(tmp_path, REPORTED)
+    init = str(tmp_path / "pkg" / "__init__.py")
+    path, line, said = binding_hint("Thing", init, 4)
+    assert (path, line) == (init, 7) and "only under `if TYPE_CHECKING:`" in said
+    assert "__getattr__" in said
+    assert binding_hint("VALUE", init, 2) == (init, 2, "'VALUE' is bound at")
+    # the JUnit report of the same failure shows it
+    proc = run_cli("check", tmp_path / "pkg", "--format", "junit", cwd=tmp_path)
+    assert "comes from the module's __getattr__ at pkg/__init__.py:7" in proc.stdout

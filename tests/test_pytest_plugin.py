@@ -97,27 +97,61 @@ def test_items_present_with_restricted_test_paths_and_selectable(pytester):
     run(pytester, "--importsafe", "tests/unit", "-m", "not importsafe").assert_outcomes(passed=1)
     listing = run(pytester, "--importsafe", "tests/unit/test_unit.py::test_unit",
                   "--collect-only", "-q")
-    assert "importsafe::pkg.c[bare]" in listing.stdout.str()
+    assert "importsafe::pkg.c[bare]" in listing.stdout.str()  # asked for with --importsafe
     assert "9 tests collected" in listing.stdout.str()
 
 
 def test_enabled_from_pyproject_with_paths_and_mode_option(pytester):
     _project(pytester, {**{f"src/{k}": v for k, v in CYCLE.items()}},
              pyproject='[tool.importsafe]\npytest = true\nmodes = ["normal"]\n')
-    result = run(pytester, "tests/unit")  # src/ layout found without `paths`
-    result.assert_outcomes(passed=1 + 2, failed=2)
+    result = run(pytester)  # the whole suite; src/ layout found without `paths`
+    result.assert_outcomes(passed=2 + 2, failed=2)
     assert "importsafe: src (modes normal)" in result.stdout.str()
-    bare = run(pytester, "tests/unit", "--importsafe-mode", "bare")
-    bare.assert_outcomes(passed=1 + 2, failed=2)
+    bare = run(pytester, "--importsafe-mode", "bare")
+    bare.assert_outcomes(passed=2 + 2, failed=2)
     assert "pkg.a[bare]" in bare.stdout.str()
+
+
+PLUGIN_ON = '[tool.importsafe]\npytest = true\n'
+
+
+def test_node_id_selection_runs_exactly_that_test(pytester):
+    """With the plugin on from the configuration, naming a test runs that test alone, and
+    naming a directory runs its tests alone: the items come with the whole suite only."""
+    _project(pytester, CYCLE, pyproject=PLUGIN_ON)
+    run(pytester, "tests/unit/test_unit.py::test_unit").assert_outcomes(passed=1)
+    run(pytester, "tests/unit/test_unit.py").assert_outcomes(passed=1)
+    run(pytester, "tests/unit", "tests/other").assert_outcomes(passed=2)
+    run(pytester, "-k", "test_unit").assert_outcomes(passed=1)  # -k on the whole suite
+    run(pytester).assert_outcomes(passed=2 + 4, failed=4)  # the whole suite: ours too
+    run(pytester, ".").assert_outcomes(passed=2 + 4, failed=4)  # the rootdir: the whole suite
+    run(pytester, "-k", "importsafe and pkg.c").assert_outcomes(passed=2)
+
+
+def test_importsafe_items_selected_by_node_id(pytester):
+    _project(pytester, CYCLE, pyproject=PLUGIN_ON)
+    one = run(pytester, "importsafe::pkg.a[bare]", "-v")
+    one.assert_outcomes(failed=1)
+    assert "importsafe::pkg.a[bare] FAILED" in one.stdout.str()
+    run(pytester, "importsafe::pkg.c").assert_outcomes(passed=2)  # both modes of pkg.c
+    run(pytester, "importsafe").assert_outcomes(passed=4, failed=4)  # all of them
+    both = run(pytester, "importsafe::pkg.c[normal]", "tests/unit/test_unit.py::test_unit")
+    both.assert_outcomes(passed=2)
+
+
+def test_a_non_boolean_pytest_key_is_a_usage_error(pytester):
+    _project(pytester, CYCLE, pyproject='[tool.importsafe]\npytest = "yes"\n')
+    result = run(pytester, "tests/unit")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "pytest: expected true or false, got string \"yes\"" in result.stderr.str()
 
 
 def test_ini_option_and_configured_paths(pytester):
     _project(pytester, {**CYCLE, "other/__init__.py": "", "other/x.py": "Y = 1\n"},
-             pyproject='[tool.pytest.ini_options]\nimportsafe = true\n\n'
-                       '[tool.importsafe]\npaths = ["other"]\n')
-    result = run(pytester, "tests/unit")
-    result.assert_outcomes(passed=1 + 4)  # other, other.x x 2 modes; pkg not analysed
+             pyproject='[tool.pytest.ini_options]\nimportsafe = true\ntestpaths = ["tests"]\n'
+                       '\n[tool.importsafe]\npaths = ["other"]\n')
+    result = run(pytester, "tests")  # the testpaths: the whole suite
+    result.assert_outcomes(passed=2 + 4)  # other, other.x x 2 modes; pkg not analysed
 
 
 def test_bad_paths_are_a_collection_error(pytester):

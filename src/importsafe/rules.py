@@ -54,4 +54,30 @@ RULES: dict[str, Rule] = {r.code: r for r in (
     Rule("IS206", "run-time-failure", "info",
          "the real import raised an exception of run-time values (configuration, environment, "
          "native libraries), which static analysis does not evaluate"),
+    Rule("IS301", "unknown-code-in-suppression", "error",
+         "a `# importsafe: ignore[...]` comment names a code that is no importsafe rule",
+         what="Reports each code in an `# importsafe: ignore[...]` comment that is not the code "
+              "of an importsafe rule (`IS` and three digits, listed in the rule reference).",
+         why="A misspelt code suppresses nothing, so the failure it was meant for still fails "
+             "the run, or, worse, the comment looks like a reviewed waiver while nothing was "
+             "reviewed. Ruff and mypy reject unknown codes in their suppression comments for "
+             "the same reason.",
+         example="```python\nfrom .b import B  # importsafe: ignore[IS1O1]  (letter O, not a "
+                 "zero)\n```",
+         fix="Write the code the failure is reported under (`importsafe check` shows it, e.g. "
+             "`IS101`), or `# importsafe: ignore` for every code. `importsafe fix` does not "
+             "edit comments."),
+    Rule("IS302", "unused-suppression", "warning",
+         "a `# importsafe: ignore` comment suppresses nothing in this run",
+         what="Reports a suppression comment (or one code of it) on a line where no checked "
+              "first import fails with that code, as ruff's RUF100 does for `noqa`. Off with "
+              "`--ignore IS302` (or `ignore = [\"IS302\"]`).",
+         why="A suppression that no longer matches anything is left over from a failure that "
+             "was fixed or moved: it will silently hide the next failure that lands on that "
+             "line.",
+         example="```python\nB = 2\nfrom .a import A  # importsafe: ignore[IS101]  (the cycle "
+                 "was broken: nothing fails here)\n```",
+         fix="Delete the comment, or the codes it lists that nothing needs. With modes or "
+             "entries left out of the run (`--mode`, `--skip`), a suppression for those is "
+             "reported too: check the configuration the comment was written for."),
 )}

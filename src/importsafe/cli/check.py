@@ -8,18 +8,22 @@ import click
 
 from ..config.settings import ConfigError
 from ..report import json as json_report
+from ..report.source import printable
 from ..store.runs import default_dir as default_cache_dir
-from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, FORMATS, RENDERERS, Console, Text, Progress,
-                     configure, policy_options, reporter, target_options, api, shard, suppress)
+from .common import (Console, Text, Progress, api, config_option, configure, fail, finish,
+                     output_options, policy_options, reporter, shard, show, suppress,
+                     target_options)
 
 
 @click.command()
 @target_options
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
-              show_default=True)
+@output_options()
+@config_option
 @click.option("--target-version", default=None, metavar="X.Y",
-              help="Python version the code runs on (decides sys.version_info checks).")
-@click.option("-j", "--jobs", type=int, default=None, help="Parser processes (default: cores).")
+              help="Python version the code runs on, 3.0 to 3.15 (decides sys.version_info "
+                   "checks).")
+@click.option("-j", "--jobs", type=int, default=None,
+              help="Parser processes, 1 to 1024 (default: cores).")
 @click.option("--verify", is_flag=True,
               help="Also import everything for real (as `run` does) and report every "
                    "(entry, mode) where the prediction and reality disagree (IS201).")
@@ -36,24 +40,31 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, FORMATS, RENDERERS, Console
 @click.option("--no-cache", is_flag=True, help="Parse every file, ignoring cached facts.")
 @click.option("--cache-dir", default=None, metavar="DIR",
               help="Where facts are cached by file content (default: the user cache dir).")
-def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat, skip, select,
-          ignore, baseline, write_baseline, shard_spec, no_cache, cache_dir) -> None:
+def check(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
+          target_version, jobs, verify, compat, skip, select, ignore, baseline, write_baseline,
+          shard_spec, no_cache, cache_dir) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
     dynamic = None
+    meta = None
     try:
         config = configure(paths, source_roots, modes, target_version, skip=skip,
-                            select=select, ignore=ignore, baseline=baseline)
+                           select=select, ignore=ignore, baseline=baseline,
+                           config_file=config_file, jobs=jobs)
+        shard_range = shard.parse_shard(shard_spec) if shard_spec else None
         if verify:
             with Progress(Console(stderr=True)) as progress:
                 report, dynamic = api.verify(
                     config.paths, modes=config.modes, source_roots=config.source_roots,
-                    target_version=config.target_version, jobs=jobs, progress=progress,
-                    skip=config.skip)
+                    target_version=config.target_version, jobs=config.jobs,
+                    progress=progress, skip=config.skip)
         else:
-            report = _check(config, jobs, None if no_cache else cache_dir or default_cache_dir(),
-                            shard.parse_shard(shard_spec) if shard_spec else None)
+            report = _check(config, config.jobs,
+                            None if no_cache else cache_dir or default_cache_dir(), shard_range)
+        if shard_range is not None:
+            meta = {"shard": shard.identity(shard_range, config)}
         report, written = suppress.apply_policy(report, config.select, config.ignore,
-                                                config.baseline, write_baseline)
+                                                config.baseline, write_baseline,
+                                                scanned=suppress.python_files(config.paths))
         if dynamic is not None:
             dynamic, _ = suppress.apply_policy(dynamic, config.select, config.ignore,
                                                write_baseline or config.baseline)
@@ -61,17 +72,10 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
             Console(stderr=True).print(f"importsafe: wrote {written} failure(s) to baseline "
                                        f"{write_baseline}", highlight=False, soft_wrap=True)
     except (ConfigError, api.InputError, shard.ShardError) as exc:
-        Console(stderr=True).print(f"importsafe: error: {exc}", style="red", markup=False,
-                                   highlight=False, soft_wrap=True)
-        sys.exit(EXIT_USAGE)
+        fail(exc)
     base = os.getcwd()
-    if fmt == "json":
-        click.echo(json_report.render(report, base), nl=False)
-    elif fmt in RENDERERS:
-        click.echo(reporter(fmt).render(report, base), nl=False)
-    else:
-        console = Console(highlight=False)
-        reporter("text").render(report, console, base)
+
+    def after_text(console) -> None:
         if dynamic is not None:
             _render_comparison(report, console, base)
         if compat:
@@ -81,11 +85,13 @@ def check(paths, modes, source_roots, fmt, target_version, jobs, verify, compat,
             hidden = fixing.hidden_reads(config.paths, config.source_roots,
                                          config.target_version)
             reporter("fix").render_compat(outcome, hidden, console, base)
+    show(report, fmt, base, output_file, statistics, after_text, meta=meta,
+         project_file=config.config_file)
     failed = report.failed
     if dynamic is not None:
         # --verify fails on any failure, predicted or real, and on any disagreement
         failed = failed or dynamic.failed or any(d.code == "IS201" for d in report.diagnostics)
-    sys.exit(EXIT_FAIL if failed else EXIT_OK)
+    finish(failed, exit_zero, report)
 
 
 def _check(config, jobs, cache_dir, shard_range):
@@ -112,8 +118,8 @@ def _render_comparison(report, console: Console, base: str) -> None:
     found = [d for d in report.diagnostics if d.code in RUN_RULES]
     for d in found:
         style = "bold red" if d.severity == "error" else "cyan"
-        where = f"{json_report._rel(d.file, base)}:{d.line}: " if d.file else ""
-        console.print(Text(f"{where}{d.code} {d.name}: {d.message}", style=style), soft_wrap=True)
+        where = f"{printable(json_report._rel(d.file, base))}:{d.line}: " if d.file else ""
+        console.print(Text(f"{where}{d.code} {d.name}: {printable(d.message)}", style=style))
     n = sum(d.code == "IS201" for d in found)
     console.print(Text(f"verify: {n} disagreement{'s' * (n != 1)} between static and dynamic, "
                        f"{len(found) - n} note{'s' * (len(found) - n != 1)}",

@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 
 import click
@@ -35,8 +36,13 @@ shard = _lazy("importsafe.integrations.shard")
 
 
 def Console(**kwargs):  # noqa: N802 - rich's class, loaded when first needed
+    """rich's console: on a terminal, long lines wrap at its width; elsewhere (a pipe, a CI
+    log) a line is never cut, so it stays greppable (the renderers keep lines bounded)."""
     from rich.console import Console as _Console
-    return _Console(**kwargs)
+    console = _Console(**kwargs)
+    if not console.is_terminal:
+        console.soft_wrap = True
+    return console
 
 
 def Text(*args, **kwargs):  # noqa: N802
@@ -73,8 +79,9 @@ def policy_options(fn):
 
 
 def configure(paths, source_roots, modes, target_version, **policy):
-    """The configuration for PATHS (flags over [tool.importsafe]); without paths anywhere,
-    the project's `src/` or the packages at the root of the current directory."""
+    """The configuration for PATHS (flags over [tool.importsafe] or the --config file);
+    without paths anywhere, the project's `src/` or the packages at the root of the current
+    directory."""
     config = load_config(paths, source_roots, modes, target_version,
                          paths[0] if paths else os.getcwd(), **policy)
     if not config.paths:
@@ -85,6 +92,98 @@ def configure(paths, source_roots, modes, target_version, **policy):
                               "set [tool.importsafe] paths)")
         config = replace(config, paths=found)
     return config
+
+
+def config_option(command):
+    return click.option("--config", "config_file", default=None, metavar="FILE",
+                        type=click.Path(dir_okay=False),
+                        help="Read [tool.importsafe] from FILE instead of the nearest "
+                             "pyproject.toml that has it.")(command)
+
+
+def output_options(formats=None):
+    """--format, --output-file, --exit-zero and --statistics (ruff's names)."""
+    def add(command):
+        for option in reversed((
+                click.option("--format", "fmt", type=click.Choice(formats or FORMATS),
+                             default="text", show_default=True),
+                click.option("-o", "--output-file", default=None, metavar="FILE",
+                             type=click.Path(dir_okay=False),
+                             help="Write the report to FILE instead of standard output."),
+                click.option("--exit-zero", is_flag=True,
+                             help="Exit 0 even when first imports fail (2 still means a "
+                                  "usage or input error)."),
+                click.option("--statistics", is_flag=True,
+                             help="Print how many diagnostics each rule has instead of the "
+                                  "report (JSON with --format json)."))):
+            command = option(command)
+        return command
+    return add
+
+
+def fail(exc) -> None:
+    """A usage or input error: one line on stderr, exit status 2."""
+    Console(stderr=True).print(f"importsafe: error: {exc}", style="red", markup=False,
+                               highlight=False, soft_wrap=True)
+    sys.exit(EXIT_USAGE)
+
+
+# diagnostics of the input that fail a run although no first import fails
+FAILING_CODES = frozenset({"IS301"})
+
+
+def finish(failed: bool, exit_zero: bool = False, report=None) -> None:
+    """Exit 1 when `failed` (or `report` has an error diagnostic of FAILING_CODES), else 0;
+    always 0 with `exit_zero`."""
+    if report is not None:
+        failed = failed or any(d.code in FAILING_CODES for d in report.diagnostics)
+    sys.exit(EXIT_FAIL if failed and not exit_zero else EXIT_OK)
+
+
+@contextmanager
+def opened_output(path: str | None):
+    """Standard output, or FILE written atomically (its directory made when missing)."""
+    if path is None:
+        yield sys.stdout
+        return
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        f = open(tmp, "w", encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    try:
+        with f:
+            yield f
+        os.replace(tmp, path)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def show(report, fmt: str, base: str, output_file: str | None = None,
+         statistics: bool = False, after_text=None, **extra) -> None:
+    """The report in `fmt` (or its statistics) on standard output or in `output_file`;
+    `after_text(console)` adds to the text report; `extra` goes to the renderers that take
+    it (sarif: project_file; json: meta)."""
+    with opened_output(output_file) as out:
+        if statistics:
+            stats = reporter("statistics")
+            out.write((stats.render_json if fmt == "json" else stats.render)(report, base))
+        elif fmt == "json":
+            out.write(reporter("json").render(report, base, meta=extra.get("meta")))
+        elif fmt == "sarif":
+            out.write(reporter("sarif").render(report, base,
+                                               project_file=extra.get("project_file")))
+        elif fmt in RENDERERS:
+            out.write(reporter(fmt).render(report, base))
+        else:
+            console = Console(highlight=False, **({"file": out} if output_file else {}))
+            reporter("text").render(report, console, base)
+            if after_text is not None:
+                after_text(console)
 
 
 def target_options(command):

@@ -3,34 +3,37 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import click
 
-from ..report import json as json_report
-from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, reporter, shard)
+from .common import fail, finish, output_options, shard, show
 
 
 @click.command()
-@click.argument("reports", nargs=-1, required=True, type=click.Path(exists=True,
-                                                                    dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-def merge(reports, fmt) -> None:
-    """Combine the JSON reports of `check --shard K/N` jobs into the unsharded report; exit
-    status as `check` would give."""
+@click.argument("reports", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@output_options()
+def merge(reports, fmt, output_file, exit_zero, statistics) -> None:
+    """Combine the JSON reports of every `check --shard K/N` job (all N of them, each once,
+    of the same run) into the unsharded report, in any format; exit status as `check` would
+    give, 2 when a shard is missing, duplicated or from another run."""
     try:
-        docs = []
-        for path in reports:
-            with open(path, encoding="utf-8") as f:
-                docs.append(json.load(f))
+        docs = [(path, _read(path)) for path in reports]
         report = shard.merge(docs)
-    except (OSError, ValueError, KeyError) as exc:
-        Console(stderr=True).print(f"importsafe: error: cannot merge: {exc}", style="red", markup=False,
-                                   highlight=False, soft_wrap=True)
-        sys.exit(EXIT_USAGE)
-    if fmt == "json":
-        click.echo(json_report.render(report, os.getcwd()), nl=False)
-    else:
-        reporter("text").render(report, Console(highlight=False), os.getcwd())
-    sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
+    except shard.ShardError as exc:
+        fail(f"cannot merge: {exc}")
+    show(report, fmt, os.getcwd(), output_file, statistics)
+    finish(report.failed, exit_zero, report)
+
+
+def _read(path: str):
+    try:
+        with open(path, "rb") as f:
+            data = f.read(256 << 20)
+    except OSError as exc:
+        raise shard.ShardError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise shard.ShardError(f"{path}: not JSON ({str(exc).splitlines()[0][:120]}); "
+                               "merge takes the reports of `check --shard K/N --format json`"
+                               ) from None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from .settings import Config, ConfigError, find_pyproject, load_config, parse_modes, read_table
+from .settings import Config, ConfigError, find_config, load_config, parse_modes, read_table
 from ..static import package_dirs
 
 # directories at a project root that hold packages but are not the project's code
@@ -63,14 +63,14 @@ def project_config(root: str, modes: str | None = None, paths=(),
     """The configuration of the project at `root` (the nearest pyproject.toml upwards, not
     above `stop` when given) with default paths filled in, and the raw `[tool.importsafe]`
     table. Raises ConfigError."""
-    file = find_pyproject(root)
+    file = find_config(root)
     if file is not None and stop is not None and not _below(file, stop):
         file = None
     if file is None:
         config = Config(paths=tuple(paths), modes=parse_modes(modes or "normal,bare"))
         table: dict = {}
     else:
-        config = load_config(tuple(paths), (), modes, None, root)
+        config = load_config(tuple(paths), (), modes, None, root, config_file=file)
         table = read_table(file)
     if not config.paths:
         found = default_paths(root)

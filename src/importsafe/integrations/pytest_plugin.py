@@ -8,9 +8,12 @@ rootdir (not tests, docs, examples...). `--importsafe-mode` overrides the modes.
 
 The items hang off the session itself, not off a test file: they are appended in
 `pytest_collection_modifyitems` (tryfirst, so before `-k`, `-m`, `--deselect` and `--lf`
-filter the list), whatever paths pytest was asked to collect. So `pytest tests/unit` still runs
-them; `-k importsafe` or `-m importsafe` runs only them; `-p no:importsafe` turns the plugin
-off. Node ids look like `importsafe::pkg.mod[bare]`.
+filter the list), and only when the whole suite runs (pytest given no paths, or only its
+rootdir or `testpaths`), when `--importsafe` is on the command line, or when an argument
+names them: `pytest importsafe` (all of them) or `pytest "importsafe::pkg.mod[bare]"` (that
+one). So `pytest tests/test_x.py::test_y` runs exactly that test, `-k importsafe` or
+`-m importsafe` on a whole-suite run selects only them, and `-p no:importsafe` turns the
+plugin off. Node ids look like `importsafe::pkg.mod[bare]`.
 
 The check runs once per session, during collection, with the same policy as `importsafe
 check` (`skip`, inline `# importsafe: ignore[...]`, `select`/`ignore`, `baseline`): a waived
@@ -19,8 +22,6 @@ explanation (`importsafe explain` style): the exception, the cycle as one line, 
 file:line and source, and why the name was not bound yet.
 """
 from __future__ import annotations
-
-import tomllib
 
 import pytest
 
@@ -40,32 +41,61 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _pyproject_table(rootdir: str) -> dict:
-    """`[tool.importsafe]` of the nearest pyproject.toml, read leniently (a broken file is
-    reported only when the plugin is on)."""
-    from ..config.settings import find_pyproject
-    file = find_pyproject(rootdir)
-    if file is None:
-        return {}
+    """`[tool.importsafe]` of the nearest pyproject.toml that has one, read leniently (a
+    broken file is reported only when the plugin is on)."""
+    from ..config.settings import ConfigError, table_of, find_config, read_toml
     try:
-        with open(file, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError):
+        file = find_config(rootdir)
+        return (table_of(read_toml(file), file) or {}) if file else {}
+    except ConfigError:
         return {}
-    table = data.get("tool", {}).get("importsafe", {})
-    return table if isinstance(table, dict) else {}
 
 
 def enabled(config: pytest.Config) -> bool:
     if config.getoption("importsafe", False) or config.getini("importsafe"):
         return True
-    return _pyproject_table(str(config.rootpath)).get("pytest") is True
+    value = _pyproject_table(str(config.rootpath)).get("pytest", False)
+    if not isinstance(value, bool):
+        from ..config.settings import describe
+        raise pytest.UsageError(f"importsafe: [tool.importsafe] pytest: expected true or "
+                                f"false, got {describe(value)}")
+    return value
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if not enabled(config) or config.pluginmanager.has_plugin(PLUGIN_NAME):
         return
     config.addinivalue_line("markers", "importsafe: a static first-import check by importsafe")
-    config.pluginmanager.register(ImportsafePlugin(config), PLUGIN_NAME)
+    config.pluginmanager.register(ImportsafePlugin(config, *selection(config)), PLUGIN_NAME)
+
+
+def _names_ours(arg: str, rootdir) -> bool:
+    return (arg == "importsafe" or arg.startswith("importsafe::")) and \
+        not (rootdir / arg.partition("::")[0]).exists()
+
+
+def selection(config: pytest.Config) -> tuple[bool, tuple[str, ...]]:
+    """(whether this session collects importsafe's items, the node ids asked for: () for
+    all). The arguments naming them are taken out of `config.args`, which pytest would
+    otherwise look for as files."""
+    ours = [a for a in config.args if _names_ours(a, config.rootpath)]
+    if ours:
+        config.args[:] = [a for a in config.args if a not in ours]
+        return True, () if "importsafe" in ours else tuple(ours)
+    if config.getoption("importsafe", False):
+        return True, ()
+    return whole_suite(config), ()
+
+
+def whole_suite(config: pytest.Config) -> bool:
+    """pytest runs every test: no paths given, or only its rootdir or `testpaths`."""
+    if getattr(config, "args_source", None) != pytest.Config.ArgsSource.ARGS:
+        return True
+    import os
+    whole = {os.path.realpath(config.rootpath)} | {
+        os.path.realpath(config.rootpath / p) for p in config.getini("testpaths")}
+    asked = [os.path.realpath(config.invocation_params.dir / a) for a in config.args]
+    return bool(asked) and all("::" not in a and a in whole for a in asked)
 
 
 class ImportsafeFailure(Exception):
@@ -76,10 +106,13 @@ class ImportsafePlugin:
     """Per-session state: the settings, the report (computed once) and, for failures, the
     loaded program the explanations replay."""
 
-    def __init__(self, config: pytest.Config):
+    def __init__(self, config: pytest.Config, collect: bool = True,
+                 wanted: tuple[str, ...] = ()):
         from ..config.settings import ConfigError
         from ..config.project import project_config
         self.config = config
+        self.collect = collect  # see selection
+        self.wanted = wanted
         self.base = str(config.rootpath)
         try:
             self.settings, _ = project_config(self.base, config.getoption("importsafe_mode"))
@@ -98,11 +131,18 @@ class ImportsafePlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list) -> None:
+        if not self.collect:
+            return
         collector = ImportsafeCollector.from_parent(session, name="importsafe",
                                                     nodeid="importsafe")
         # as pytest collects a node: collectstart/collectreport/itemcollected hooks run, the
         # terminal counts the items, and an unusable path is a collection error
-        items.extend(session.genitems(collector))
+        items.extend(item for item in session.genitems(collector) if self._wants(item))
+
+    def _wants(self, item) -> bool:
+        nodeid = getattr(item, "nodeid", "")
+        return not self.wanted or not isinstance(item, ImportsafeItem) or any(
+            nodeid == w or nodeid.startswith(w + "[") for w in self.wanted)
 
     # -- the check, once -----------------------------------------------------------------
     def run_check(self) -> None:
@@ -200,9 +240,10 @@ class ImportsafeItem(pytest.Item):
 
 
 def explanation_text(result, x, base: str | None, command: str | None = None) -> str:
-    """Plain text: verdict, cycle, chain with file:line and source, why, where bound."""
+    """Plain text: verdict, cycle, chain with file:line and source, why, where bound; the
+    tree's text printable (report/source.py)."""
     from ..report.json import _rel
-    from ..report.text import _source_line
+    from ..report.source import binding_hint, printable, source_line
     e = result.error
     lines = [f"import {result.entry}  [{result.mode}]  ->  "
              + (f"{e.exception}: {e.message}" if e else f"{result.outcome}: {result.reason}")]
@@ -212,13 +253,12 @@ def explanation_text(result, x, base: str | None, command: str | None = None) ->
         lines.append("chain:")
         for i, f in enumerate(e.chain):
             lines.append(f"    {'  ' * i}{'-> ' if i else ''}{f.module}  {_rel(f.file, base)}:"
-                         f"{f.line}  {_source_line(f.file, f.line)}")
+                         f"{f.line}  {source_line(f.file, f.line)}")
     if x is not None and x.why:
         lines.append(f"why: {x.why}")
     if e is not None and e.defined_at is not None:
-        path, line = e.defined_at
-        lines.append(f"'{e.name}' is bound at {_rel(path, base)}:{line}  "
-                     f"{_source_line(path, line)}")
+        path, line, said = binding_hint(e.name, *e.defined_at)
+        lines.append(f"{said} {_rel(path, base)}:{line}  {source_line(path, line)}")
     if command:
         lines.append(f"full replay: {command}")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)

@@ -12,9 +12,11 @@ with `tokenize`, never by executing anything.
 from __future__ import annotations
 
 import io
+import os
 import re
+import stat
 import tokenize
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
 # not `from . import baseline`: the package's PEP 562 __getattr__ would make that unknown
@@ -29,16 +31,25 @@ Ignores = Mapping[int, "frozenset[str] | None"]
 
 _DIRECTIVE = re.compile(r"#\s*importsafe\s*:\s*ignore(?![\w-])(?:\[([^\]]*)\])?", re.IGNORECASE)
 _FAILING = ("error", "timeout", "crash")
+MAX_FILE = 8 << 20  # a larger file is not read for comments
 
 
 # --- the parser (pure) --------------------------------------------------------------------
 
-def parse(source: str | bytes) -> dict[int, frozenset[str] | None]:
-    """Line -> the codes its `# importsafe: ignore[...]` comments suppress (None: all).
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """One `# importsafe: ignore[...]` comment."""
 
-    A comment inside a statement that spans several lines applies to the line it is on and to
-    the statement's first line (the line chains report). An unreadable tail is ignored."""
-    out: dict[int, frozenset[str] | None] = {}
+    line: int  # where the comment is
+    lines: tuple[int, ...]  # the lines it applies to: its own, and its statement's first
+    codes: frozenset[str] | None  # None: every code
+
+
+def comments(source: str | bytes) -> list[Suppression]:
+    """Every suppression comment of a source, in order. A comment inside a statement that
+    spans several lines applies to the line it is on and to the statement's first line (the
+    line chains report). An unreadable tail is ignored."""
+    out: list[Suppression] = []
     start = None  # first line of the current logical line
     try:
         if isinstance(source, bytes):  # reads the coding cookie, which may be bad
@@ -52,8 +63,8 @@ def parse(source: str | bytes) -> dict[int, frozenset[str] | None]:
             if tok.type == tokenize.COMMENT:
                 codes = _codes(tok.string)
                 if codes is not False:
-                    for line in {tok.start[0], start or tok.start[0]}:
-                        out[line] = _merge(out.get(line, frozenset()), codes)
+                    line = tok.start[0]
+                    out.append(Suppression(line, tuple(sorted({line, start or line})), codes))
                 continue
             if tok.type in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
                 continue
@@ -61,6 +72,15 @@ def parse(source: str | bytes) -> dict[int, frozenset[str] | None]:
                 start = tok.start[0]
     except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, LookupError):
         pass
+    return out
+
+
+def parse(source: str | bytes) -> dict[int, frozenset[str] | None]:
+    """Line -> the codes its `# importsafe: ignore[...]` comments suppress (None: all)."""
+    out: dict[int, frozenset[str] | None] = {}
+    for s in comments(source):
+        for line in s.lines:
+            out[line] = _merge(out.get(line, frozenset()), s.codes)
     return out
 
 
@@ -79,14 +99,45 @@ def _merge(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str]
     return None if a is None or b is None else a | b
 
 
-def read(path: str) -> dict[int, frozenset[str] | None]:
-    """The suppressions of one file (nothing when it cannot be read)."""
+def read_comments(path: str) -> list[Suppression]:
+    """The suppressions of one file (none when it is not a readable regular file)."""
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
+            return []
         with open(path, "rb") as f:
             source = f.read()
     except OSError:
-        return {}
-    return parse(source) if b"importsafe:" in source else {}  # tokenize only when it may say
+        return []
+    return comments(source) if b"importsafe:" in source else []  # tokenize only when it may
+
+
+def read(path: str) -> dict[int, frozenset[str] | None]:
+    """The suppressions of one file by line."""
+    return _by_line(read_comments(path))
+
+
+def _by_line(found: list[Suppression]) -> dict[int, frozenset[str] | None]:
+    out: dict[int, frozenset[str] | None] = {}
+    for s in found:
+        for line in s.lines:
+            out[line] = _merge(out.get(line, frozenset()), s.codes)
+    return out
+
+
+def python_files(paths) -> tuple[str, ...]:
+    """The Python source files under `paths` whose suppressions are checked: regular
+    `.py` files, hidden directories and __pycache__ left out, links to directories not
+    followed."""
+    out: list[str] = []
+    for path in map(os.path.abspath, paths):  # as the analysed files are named
+        if os.path.isfile(path):
+            out.append(path)
+            continue
+        for top, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+            out.extend(os.path.join(top, f) for f in sorted(files) if f.endswith(".py"))
+    return tuple(dict.fromkeys(out))
 
 
 # --- rule codes ----------------------------------------------------------------------------
@@ -150,22 +201,65 @@ def _waive(report: Report, waived: dict[tuple[str, str], str],
     return replace(report, results=results, diagnostics=tuple(keep))
 
 
-def suppress(report: Report, read: Callable[[str], Ignores] = read) -> Report:
+def suppress(report: Report, read: Callable[[str], list[Suppression]] = read_comments
+             ) -> Report:
     """Apply the `# importsafe: ignore[...]` comments found on failure sites."""
-    cache: dict[str, Ignores] = {}
+    return suppress_tracked(report, read)[0]
+
+
+def suppress_tracked(report: Report,
+                     read: Callable[[str], list[Suppression]] = read_comments
+                     ) -> tuple[Report, set[tuple[str, int, str | None]]]:
+    """suppress, and which comments it used: (real path, comment line, code or None for a
+    bare `ignore`)."""
+    cache: dict[str, list[Suppression]] = {}
     waived: dict[tuple[str, str], str] = {}
+    used: set[tuple[str, int, str | None]] = set()
     for r in report.results:
         site = _site(r) if r.outcome != "ok" and r.waived is None else None
         if site is None or not site[0]:
             continue
         if site[0] not in cache:
             cache[site[0]] = read(site[0])
-        line = cache[site[0]]
-        if site[1] in line:
-            codes = line[site[1]]
-            if codes is None or result_code(r) in codes:
+        code = result_code(r)
+        for s in cache[site[0]]:
+            if site[1] in s.lines and (s.codes is None or code in s.codes):
                 waived[(r.entry, r.mode)] = "suppressed"
-    return _waive(report, waived)
+                used.add((os.path.realpath(site[0]), s.line, None if s.codes is None else code))
+    return _waive(report, waived), used
+
+
+def check_comments(files, used: set, read: Callable[[str], list[Suppression]] = read_comments
+                   ) -> tuple[Diagnostic, ...]:
+    """IS301 for each code a suppression names that is no rule; IS302 for each suppression
+    (or code of one) that suppressed nothing in this run."""
+    from ..rules import RULES
+    unknown, unused = RULES["IS301"], RULES["IS302"]
+    out = []
+    for path in files:
+        real = os.path.realpath(path)
+        for s in read(path):
+            if s.codes is None:
+                if (real, s.line, None) not in used:
+                    out.append(Diagnostic(unused.code, unused.name, unused.severity, path,
+                                          s.line, "`# importsafe: ignore` suppresses nothing "
+                                          "here: no first import fails on this line"))
+                continue
+            bad = sorted(c for c in s.codes if c not in RULES)
+            if bad:
+                out.append(Diagnostic(unknown.code, unknown.name, unknown.severity, path,
+                                      s.line, f"`# importsafe: ignore[...]` names "
+                                      f"{', '.join(bad)}, which "
+                                      + ("is not an importsafe rule code" if len(bad) == 1
+                                         else "are not importsafe rule codes")
+                                      + " (see docs/rules.md)"))
+            idle = sorted(c for c in s.codes if c in RULES and (real, s.line, c) not in used)
+            if idle:
+                out.append(Diagnostic(unused.code, unused.name, unused.severity, path, s.line,
+                                      f"`# importsafe: ignore[{', '.join(idle)}]` suppresses "
+                                      f"nothing here: no first import fails on this line "
+                                      f"with {'that code' if len(idle) == 1 else 'those codes'}"))
+    return tuple(out)
 
 
 def select_rules(report: Report, select: tuple[str, ...] = (),
@@ -190,14 +284,22 @@ def apply_baseline(report: Report, fingerprints: frozenset[str]) -> Report:
 # --- the use case --------------------------------------------------------------------------
 
 def apply_policy(report: Report, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
-                 baseline: str | None = None, write_baseline: str | None = None
-                 ) -> tuple[Report, int | None]:
+                 baseline: str | None = None, write_baseline: str | None = None,
+                 scanned=()) -> tuple[Report, int | None]:
     """Inline suppressions, then rule selection, then the baseline. With `write_baseline`,
     first records every failure left after suppressions and selection (baselined ones too)
     to that file, and then applies it. Returns (report, failures written or None).
 
+    `scanned`: the files whose suppression comments are checked (IS301, IS302).
+
     Raises config.ConfigError for an unreadable baseline."""
-    report = select_rules(suppress(report), select, ignore)
+    report, used = suppress_tracked(report)
+    if scanned:
+        found = check_comments(scanned, used)
+        if found:
+            report = replace(report, diagnostics=tuple(sorted(
+                report.diagnostics + found, key=lambda d: (d.file, d.line, d.code, d.message))))
+    report = select_rules(report, select, ignore)
     written = None
     if write_baseline is not None:
         written = write_baseline_file(write_baseline, report)

@@ -6,7 +6,7 @@ from rich.text import Text
 
 from ..static.explain import Explanation
 from .json import _rel, result_dict
-from .text import _source_line
+from .source import printable, source_line as _source_line
 
 
 def to_dict(x: Explanation, base: str | None = None) -> dict:
@@ -28,36 +28,35 @@ _STYLE = {"done": "green", "failed": "bold red", "running": "yellow"}
 
 
 def render(x: Explanation, console: Console, base: str | None = None) -> None:
+    P = printable  # noqa: N806 - everything below comes from the analysed tree
     r = x.result
     verdict = "ok" if r.outcome == "ok" else (
         r.error.exception if r.error else f"unknown ({r.reason})")
-    console.print(Text.assemble(("import ", "bold"), (r.entry, "bold cyan"), f"  [{r.mode}]",
-                                "  ->  ", (verdict, "bold red" if r.outcome != "ok" else
-                                           "bold green")), soft_wrap=True)
+    console.print(Text.assemble(("import ", "bold"), (P(r.entry), "bold cyan"), f"  [{r.mode}]",
+                                "  ->  ", (P(verdict), "bold red" if r.outcome != "ok" else
+                                           "bold green")))
     if x.cycle:
-        console.print(Text.assemble("cycle: ", (x.cycle, "bold")), soft_wrap=True)
+        console.print(Text.assemble("cycle: ", (P(x.cycle), "bold")))
     console.print("\nmodules run, in order:")
     for i, s in enumerate(x.steps, 1):
         via = "(the entry)" if s.importer is None else (
-            f"{_rel(s.importer.file, base)}:{s.importer.line}  "
+            f"{P(_rel(s.importer.file, base))}:{s.importer.line}  "
             f"{_source_line(s.importer.file, s.importer.line)}")
-        console.print(Text.assemble(f"{i:4d}  ", (s.module, "cyan"), "  ",
-                                    (s.outcome, _STYLE[s.outcome]), "  ", (via, "dim")),
-                      soft_wrap=True)
+        console.print(Text.assemble(f"{i:4d}  ", (P(s.module), "cyan"), "  ",
+                                    (s.outcome, _STYLE[s.outcome]), "  ", (via, "dim")))
     if r.error is not None and r.error.chain:
         chain = r.error.chain
         last = chain[-1]
         lazy = len(chain) > 1 and chain[-2].module == last.module  # a read, then its `lazy`
         stop = chain[-2] if lazy else last
-        console.print(Text.assemble("\nstopped at ", (f"{_rel(stop.file, base)}:{stop.line}",
-                                                      "bold"),
-                                    "  ", _source_line(stop.file, stop.line)), soft_wrap=True)
+        console.print(Text.assemble(
+            "\nstopped at ", (f"{P(_rel(stop.file, base))}:{stop.line}", "bold"),
+            "  ", _source_line(stop.file, stop.line)))
         if lazy:
             console.print(Text.assemble(
-                "  resolving the lazy import at ", (f"{_rel(last.file, base)}:{last.line}",
-                                                    "bold"),
-                "  ", _source_line(last.file, last.line)), soft_wrap=True)
-        console.print(Text(f"{r.error.exception}: {r.error.message}", style="red"),
-                      soft_wrap=True)
+                "  resolving the lazy import at ",
+                (f"{P(_rel(last.file, base))}:{last.line}", "bold"),
+                "  ", _source_line(last.file, last.line)))
+        console.print(Text(f"{P(r.error.exception)}: {P(r.error.message)}", style="red"))
     if x.why:
-        console.print(Text.assemble("why: ", x.why), soft_wrap=True)
+        console.print(Text.assemble("why: ", P(x.why)))

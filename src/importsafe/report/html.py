@@ -5,17 +5,16 @@ No external assets and no JavaScript: inline CSS, inline SVG, anchors and <detai
 """
 from __future__ import annotations
 
-import linecache
 import math
-from html import escape
+from html import escape as _html_escape
 
 from ..model import ALL_MODES, Report, Result
+from .groups import cycle_of
 from .json import _rel
-from .text import _by_site
+from .source import binding_hint, printable, source_line as _source_line
 
 OUTCOME_CLASS = {"ok": "ok", "error": "error", "unknown": "unknown", "timeout": "timeout",
                  "crash": "crash"}
-MAX_SOURCE = 100
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;
@@ -44,12 +43,23 @@ ol.chain{margin:6px 0;padding-left:22px}ol.chain li{margin:2px 0}
 """
 
 
-def _source_line(path: str, line: int) -> str:
-    try:
-        text = linecache.getline(path, line).strip() if path and line else ""
-    except Exception:  # noqa: BLE001 - a report must render even if a file vanished
-        text = ""
-    return text if len(text) <= MAX_SOURCE else text[:MAX_SOURCE - 3] + "..."
+def escape(text, quote: bool = True) -> str:
+    """HTML-escaped, and printable (source.py): the tree's names and lines may hold control
+    and bidirectional characters."""
+    return _html_escape(printable(str(text)), quote=quote)
+
+
+def _by_site(failing: list[Result]) -> list[list[Result]]:
+    """Failures grouped by where they happen (file, line, exception, module, name), in order
+    of first appearance; each group's shortest chain first."""
+    groups: dict[tuple, list[Result]] = {}
+    for r in failing:
+        e = r.error
+        site = (e.chain[-1].file, e.chain[-1].line, e.exception, e.module, e.name) \
+            if e is not None and e.chain else (r.outcome, r.reason, r.entry, r.mode)
+        groups.setdefault(site, []).append(r)
+    return [sorted(g, key=lambda r: len(r.error.chain) if r.error else 0)
+            for g in groups.values()]
 
 
 def _anchor(r: Result) -> str:
@@ -71,18 +81,6 @@ def _cell_text(r: Result) -> str:
 
 def _short(name: str, top: str) -> str:
     return name[len(top) + 1:] if name.startswith(top + ".") else name
-
-
-def cycle_of(r: Result) -> tuple[str, ...] | None:
-    """The modules of the cycle a failure closes: the chain from the module whose name was
-    missing to the end (the last one imports back into the first), or None."""
-    e = r.error
-    if e is None or not e.chain or e.module is None:
-        return None
-    names = [f.module for f in e.chain]
-    if e.module not in names:
-        return None
-    return tuple(names[names.index(e.module):])
 
 
 # ---- the cycle picture ---------------------------------------------------------------------
@@ -257,8 +255,8 @@ def _result_html(r: Result, base: str | None) -> str:
                      f"{_loc(f.file, f.line, base)}</li>")
     parts.append("</ol>")
     if e.defined_at is not None:
-        parts.append(f'<p class="bound">&#39;{escape(e.name or "")}&#39; is bound at '
-                     f"{_loc(e.defined_at[0], e.defined_at[1], base)}</p>")
+        path, line, said = binding_hint(e.name, *e.defined_at)
+        parts.append(f'<p class="bound">{escape(said)} {_loc(path, line, base)}</p>')
     return "".join(parts)
 
 

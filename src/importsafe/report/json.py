@@ -6,7 +6,7 @@ import os
 from json.encoder import encode_basestring_ascii
 from functools import lru_cache
 
-from ..model import Report, Result
+from ..model import Diagnostic, Report, Result
 
 SCHEMA = 1
 
@@ -46,26 +46,32 @@ def result_dict(r: Result, base: str | None = None) -> dict:
     return out
 
 
-def to_dict(report: Report, base: str | None = None, results: bool = True) -> dict:
+def diagnostic_dict(d: Diagnostic, base: str | None = None) -> dict:
+    out = {"code": d.code, "name": d.name, "severity": d.severity, "file": _rel(d.file, base),
+           "line": d.line, "message": d.message}
+    if d.entry is not None:  # the first (entry, mode) of a failure site
+        out["entry"], out["mode"] = d.entry, d.mode
+    return out
+
+
+def to_dict(report: Report, base: str | None = None, results: bool = True,
+            meta: dict | None = None) -> dict:
     """The document; without `results`, its results are left an empty list (render writes
-    them itself)."""
+    them itself). `meta`: more top-level keys (a shard's "shard" record)."""
     return {
         "schema": SCHEMA,
         "source": report.source,
+        **(meta or {}),
         "results": [result_dict(r, base) for r in report.results] if results else [],
-        "diagnostics": [
-            {"code": d.code, "name": d.name, "severity": d.severity, "file": _rel(d.file, base),
-             "line": d.line, "message": d.message}
-            for d in report.diagnostics
-        ],
+        "diagnostics": [diagnostic_dict(d, base) for d in report.diagnostics],
     }
 
 
-def render(report: Report, base: str | None = None) -> str:
+def render(report: Report, base: str | None = None, meta: dict | None = None) -> str:
     """The document with one result or diagnostic per line: as readable and greppable as
     `indent=2`, and written by json's C encoder (`indent` selects its pure-Python one, which
     took a third of a warm run on large packages)."""
-    doc = to_dict(report, base, results=False)
+    doc = to_dict(report, base, results=False, meta=meta)
     dumps = json.JSONEncoder(ensure_ascii=True, separators=(", ", ": ")).encode
     lines = ["{"]
     for key, value in doc.items():

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 from ..model import Report, Result
 from .json import _rel
-from .text import _source_line
+from .source import binding_hint, printable, source_line
 
 _FAILING = ("error", "timeout", "crash")
 # characters XML 1.0 cannot carry, even escaped
@@ -20,7 +20,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
+    """Printable (source.py), and only characters XML can carry."""
+    return _NOT_XML.sub("\ufffd", printable(text))
 
 
 def chain_text(r: Result, base: str | None) -> str:
@@ -31,10 +32,11 @@ def chain_text(r: Result, base: str | None) -> str:
     for i, f in enumerate(e.chain):
         arrow = "  " * i + ("-> " if i else "")
         lines.append(f"{arrow}{f.module}  {_rel(f.file, base)}:{f.line}  "
-                     f"{_source_line(f.file, f.line)}".rstrip())
+                     f"{source_line(f.file, f.line)}".rstrip())
     if e.defined_at is not None:
-        lines.append(f"'{e.name}' is bound at {_rel(e.defined_at[0], base)}:{e.defined_at[1]}")
-    return "\n".join(lines)
+        path, line, said = binding_hint(e.name, *e.defined_at)
+        lines.append(f"{said} {_rel(path, base)}:{line}")
+    return "\n".join(printable(line) for line in lines)
 
 
 def _summary(r: Result) -> str:
@@ -46,11 +48,13 @@ def to_element(report: Report, base: str | None = None) -> ET.Element:
     failures = skipped = 0
     suite = ET.Element("testsuite", name="importsafe")
     for r in report.results:
-        case = ET.SubElement(suite, "testcase", classname=r.entry, name=r.mode, time="0")
+        case = ET.SubElement(suite, "testcase", classname=_clean(r.entry), name=r.mode,
+                             time="0")
         if r.outcome in _FAILING and r.waived is None:
             failures += 1
             kind = r.error.exception if r.error is not None else r.outcome
-            node = ET.SubElement(case, "failure", message=_clean(_summary(r)), type=kind)
+            node = ET.SubElement(case, "failure", message=_clean(_summary(r)),
+                                 type=_clean(kind))
             node.text = _clean(chain_text(r, base))
         elif r.outcome != "ok":
             skipped += 1
