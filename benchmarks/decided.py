@@ -29,10 +29,10 @@ unknown on every package, at most 0.3% over all, IS201 = 0 on the verified packa
 
 --verify part (off by default: it is slow). For each package, a scratch venv
 benchmarks/.work/verify-venvs/PKG/ (Python 3.11) gets `pip install PIN` with its dependencies
-(VERIFY_EXTRAS adds a few optional ones that most of a package's modules import; torch is
-constrained to the 2.13.0 wheel on disk), each install time-boxed (--install-timeout); a
-package whose install fails or times out is skipped, with pip's reason. The venv is reused
-while its marker records the same pins. Then
+(VERIFY_EXTRAS adds a few optional ones that most of a package's modules import, VERIFY_ENV
+sets keras' backend; torch is constrained to the 2.13.0 wheel on disk), each install
+time-boxed (--install-timeout); a package whose install fails or times out is skipped, with
+pip's reason. The venv is reused while its marker records the same pins. Then
 
     importsafe check SITE/TOP... --verify --mode normal,bare --format json
 
@@ -67,7 +67,7 @@ import sys
 import threading
 import time
 import zipfile
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 from common import (IMPORTSAFE_DEPS, SRC, WORK, BenchError, bytecode_env, ensure_importsafe_deps,
@@ -105,7 +105,13 @@ PINS = {
 }
 # --verify: optional dependencies installed beside a package because most of its modules import
 # them (transformers' models import torch); everything else is the package's declared deps.
-VERIFY_EXTRAS: dict[str, tuple[str, ...]] = {"transformers": ("torch==2.13.0",)}
+VERIFY_EXTRAS: dict[str, tuple[str, ...]] = {
+    "transformers": ("torch==2.13.0",),
+    "keras": ("torch==2.13.0",),  # a backend (the default, tensorflow, has no wheel on disk)
+    "dask": ("dask[array,dataframe]==2026.8.0",),  # numpy and pandas, which most modules import
+}
+# --verify: environment variables for the real imports (keras picks its backend at import time).
+VERIFY_ENV: dict[str, dict[str, str]] = {"keras": {"KERAS_BACKEND": "torch"}}
 # pip may take torch only from the CPU wheel on disk (never a newer, CUDA build).
 VERIFY_CONSTRAINTS = "torch==2.13.0\n"
 PYTHON = (3, 11)  # the wheels and the verify venvs are for this Python
@@ -442,6 +448,7 @@ def verify_package(name: str, deps: Path, jobs: int, install_timeout: float, tim
     # PYTHONPYCACHEPREFIX here, and nothing written (importsafe's own code is compiled in memory)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.update(VERIFY_ENV.get(name, {}))
     m = run_capped(cmd, timeout, env)
     if m["rc"] is None:
         raise Skip(f"check --verify took over {timeout:.0f} s (--verify-timeout); stopped")
@@ -751,7 +758,7 @@ def survey(args: argparse.Namespace, log_path: Path, stamp: str) -> int:
     if args.json:
         doc = {"meta": {"date": stamp, "argv": sys.argv, "python": sys.version, "platform": platform.platform(),
                         "cpus": os.cpu_count(), "importsafe": git_head(), "pins": PINS,
-                        "verify_extras": VERIFY_EXTRAS, "total_s": total, "log": str(log_path)},
+                        "verify_extras": VERIFY_EXTRAS, "verify_env": VERIFY_ENV, "total_s": total, "log": str(log_path)},
                "packages": {n: {"pin": PINS[n], "wheel": got.get(n, {}).get("wheel"), **done.get(n, {}),
                                 **({"skipped": failed[n]} if n in failed else {})} for n in names},
                "overall": overall, "reasons": ranked, "targets": verdicts,
