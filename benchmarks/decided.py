@@ -315,7 +315,10 @@ def summarise(results: list[dict], base: Path) -> dict:
             "other": sum(n for o, n in outcomes.items() if o not in ("ok", "error", "unknown")),
             "unknown_pct": 100.0 * outcomes.get("unknown", 0) / pairs if pairs else 0.0,
             "assumes": sum(1 for r in results if r.get("assumes")),
-            "reasons": sorted(reasons.values(), key=lambda s: (-s["pairs"], s["idiom"]))}
+            "reasons": sorted(reasons.values(), key=lambda s: (-s["pairs"], s["idiom"])),
+            # every unknown result, for --json: [entry, mode, reason]
+            "unknowns": [[r.get("entry"), r.get("mode"), (r.get("reason") or "").replace(str(base) + os.sep, "")]
+                         for r in results if r.get("outcome") == "unknown"]}
 
 
 # Reasons come from importsafe's simulator (static/simulate.py and friends); each rule maps
@@ -365,8 +368,8 @@ def _uncertain(why: str) -> str:
 
 def mask(text: str) -> str:
     """Strip what names one place: quoted names, paths and line numbers, other numbers."""
-    text = re.sub(r"\S+\.pyi?:\d+", "FILE:N", text)
-    text = re.sub(r"\S+\.pyi?\b", "FILE", text)
+    text = re.sub(r"[^\s(]+\.pyi?:\d+", "FILE:N", text)
+    text = re.sub(r"[^\s(]+\.pyi?\b", "FILE", text)
     text = re.sub(r"'[^']*'", "'X'", text)
     text = re.sub(r"\bline \d+", "line N", text)
     return re.sub(r"\b\d+\b", "N", text)
@@ -750,6 +753,9 @@ def survey(args: argparse.Namespace, log_path: Path, stamp: str) -> int:
                 print(f"  {name:14} IS201 {c['IS201']} (silent {res['silent_misses']}), IS202 {c['IS202']}, "
                       f"IS203 {c['IS203']}, IS206 {c['IS206']}; {res['wall_s']:.0f} s, venv {res['install']}",
                       flush=True)
+                for g in is201_groups(res["is201"]):
+                    print(f"      {g['count']:4} IS201 x static {g['static']} / real {g['dynamic']} at {g['site']}"
+                          f" (e.g. {g['example']['entry']} [{g['example']['mode']}])", flush=True)
         print_verify(names, verified, vskipped)
     verdicts = targets(names, done, overall, verified)
     total = time.perf_counter() - started
