@@ -71,6 +71,14 @@ with open(result, "w") as f:
 # Runs this checkout's importsafe CLI (sys.argv[1:] are its arguments).
 BOOT_CODE = "import sys; sys.path.insert(0, {src!r}); sys.argv[0] = 'importsafe'; " \
             "from importsafe.cli import main; main()"
+# The same, with importsafe's runtime dependencies taken from a directory of their own
+# (DEPS_DIR, ensure_importsafe_deps): to run importsafe with an interpreter whose venv holds the
+# code under test and not importsafe's dependencies, or other versions of them (`check --verify`
+# imports with the interpreter importsafe runs in). Only this process's sys.path changes, not
+# PYTHONPATH, so the processes it starts see the venv as it is.
+BOOT_DEPS_CODE = "import sys; sys.path[:0] = [{src!r}, {deps!r}]; sys.argv[0] = 'importsafe'; " \
+                 "from importsafe.cli import main; main()"
+DEPS_DIR = WORK / "importsafe-deps"
 
 
 class BenchError(Exception):
@@ -126,6 +134,24 @@ def _pip(args: list[str], want: set[str]) -> None:
                          f"(exit {proc.returncode}):\n{tail(proc.stderr, 20)}")
 
 
+def ensure_importsafe_deps() -> Path:
+    """IMPORTSAFE_DEPS installed by `pip install --target` into DEPS_DIR (made once; anew when
+    the pins change), for importsafe_command(deps=...)."""
+    marker = DEPS_DIR / "importsafe-bench-pins.txt"
+    want = "\n".join(sorted(IMPORTSAFE_DEPS)) + "\n"
+    if marker.is_file() and marker.read_text() == want:
+        return DEPS_DIR
+    print(f"installing {' '.join(IMPORTSAFE_DEPS)} into {DEPS_DIR} ...", flush=True)
+    shutil.rmtree(DEPS_DIR, ignore_errors=True)
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q",
+                           "--target", str(DEPS_DIR), *IMPORTSAFE_DEPS], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BenchError(f"pip install --target {DEPS_DIR} {' '.join(IMPORTSAFE_DEPS)} failed "
+                         f"(exit {proc.returncode}):\n{tail(proc.stderr, 20)}")
+    marker.write_text(want)
+    return DEPS_DIR
+
+
 def package_dir(py: Path, name: str) -> Path:
     """The package's source directory in the venv, found without importing it."""
     code = "import importlib.util,sys; print(importlib.util.find_spec(sys.argv[1]).submodule_search_locations[0])"
@@ -136,14 +162,16 @@ def package_dir(py: Path, name: str) -> Path:
 
 
 def importsafe_command(subcommand: str = "check", flag: str = "--no-cache",
-                       python: str | None = None) -> tuple[list[str], bool]:
+                       python: str | None = None, deps: Path | None = None) -> tuple[list[str], bool]:
     """How to run `importsafe SUBCOMMAND` with `python` (default: this interpreter): this
     checkout's src/ first, then an installed one; and whether its help mentions `flag`.
-    Raises if it can't run."""
+    With `deps` (ensure_importsafe_deps()), this checkout's importsafe takes its runtime
+    dependencies from there, ahead of the interpreter's own. Raises if it can't run."""
     python = python or sys.executable
     candidates = []
     if (SRC / "importsafe" / "__init__.py").is_file():
-        candidates.append([python, "-c", BOOT_CODE.format(src=str(SRC))])
+        boot = BOOT_DEPS_CODE.format(src=str(SRC), deps=str(deps)) if deps else BOOT_CODE.format(src=str(SRC))
+        candidates.append([python, "-c", boot])
     candidates.append([python, "-m", "importsafe"])
     if shutil.which("importsafe"):
         candidates.append([shutil.which("importsafe")])
