@@ -19,7 +19,7 @@ from .skim import def_spans
 from .state import ImportedNames, functions_of
 
 if TYPE_CHECKING:  # the cache is passed in: the stage above owns what is kept on disk
-    from ..store.facts import FactsCache, PickledFunctions
+    from ..store.facts import EncodedFunctions, FactsCache
 
 PARALLEL_MIN_FILES = 400
 
@@ -47,13 +47,13 @@ def read_functions(info: ModuleInfo, target_version=(3, 11),
                    cache: FactsCache | None = None, future: bool | None = None,
                    spans: tuple = ()) -> Mapping:
     """(name, line) -> FunctionFacts with its body, for every module-level function; cached
-    one pickle per function (cache.PickledFunctions): a call at import time loads the body it
+    one entry per function (store.facts.EncodedFunctions): a call at import time loads the body it
     runs, not every body of its module. `future` and `spans`: the module's
     ModuleFacts.future_annotations and def_spans, when known (FunctionsOnDemand)."""
     if cache is None:
         return FunctionsOnDemand(info, target_version, future, spans)
 
-    def make(source: bytes, digest: str | None) -> "PickledFunctions":
+    def make(source: bytes, digest: str | None) -> "EncodedFunctions":
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies=True, nested=False)
         return cache.pack_functions(functions_of(facts.body))
