@@ -35,10 +35,21 @@ import re
 import select
 import shutil
 import signal
+import stat
 import sys
 import time
 import traceback
 import types
+
+# The imported code may patch the stdlib (`json.dumps = ...`): what reports its outcome uses
+# references taken here, before any of it runs.
+_dumps = json.JSONEncoder().encode
+_loads = json.JSONDecoder().decode
+_write = os.write
+_exit = os._exit
+_listdir = os.listdir
+_realpath, _abspath = os.path.realpath, os.path.abspath
+_walk_tb = traceback.walk_tb
 
 _NAME_RE = re.compile(r"cannot import name '([^']*)'")
 _ATTR_RE = re.compile(r"module '([^']*)'(?: from '[^']*')? has no attribute '([^']*)'")
@@ -49,13 +60,13 @@ _NAMEERR_RE = re.compile(r"name '([^']*)' is not defined")
 def _under(path, roots):
     # the path as imported counts too: a root may hold a symlink to a package elsewhere (the
     # runner links packages a setuptools package-dir mapping puts in directories of their own)
-    paths = {os.path.realpath(path or ""), os.path.abspath(path or "")}
+    paths = {_realpath(path or ""), _abspath(path or "")}
     return any(p == r or p.startswith(r + os.sep) for p in paths for r in roots)
 
 
 def _chain(tb, roots):
     chain = []
-    for frame, lineno in traceback.walk_tb(tb):
+    for frame, lineno in _walk_tb(tb):
         code = frame.f_code
         if code.co_name != "<module>" or not _under(code.co_filename, roots):
             continue
@@ -69,7 +80,7 @@ def _chain(tb, roots):
 
 def _last_user_globals(tb):
     last = None
-    for frame, _ in traceback.walk_tb(tb):
+    for frame, _ in _walk_tb(tb):
         last = frame
     return last.f_globals if last is not None else {}
 
@@ -198,11 +209,35 @@ def _package_sources(roots, tops):
     paths = [os.path.join(root, top + ".py") for root in roots for top in sorted(tops)]
     paths.extend(package_files(roots, tops, lambda name: name.endswith(".py")))
     for path in paths:
-        try:
-            with open(path, "rb") as f:
-                yield f.read()
-        except OSError:
-            continue
+        data = read_source(path)
+        if data is not None:
+            yield data
+
+
+MAX_SOURCE = 64 << 20  # bytes, as the static side's limit (static/files.py)
+
+
+def read_source(path, limit=MAX_SOURCE):
+    """The bytes of a regular file of at most `limit` bytes, else None: a FIFO must not block
+    the scan, nor a link to /dev/zero fill the memory."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def uses_lazy_syntax(roots, tops):
@@ -247,7 +282,7 @@ def _harmless(name, tops):
             clean = not any(m.partition(".")[0] in tops for m in sys.modules)
             code = 0 if clean and _thread_count() == 1 else 1
         finally:
-            os._exit(code)
+            _exit(code)
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
@@ -358,13 +393,13 @@ def _child(roots, entry, mode, write_fd, timeout, lazy_syntax=False, lazy_module
         signal.alarm(int(max(1, timeout)))
     try:
         result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax, lazy_modules=lazy_modules)
-        data = json.dumps(result).encode()
+        data = _dumps(result).encode()
     except BaseException as exc:  # noqa: B902
-        data = json.dumps({"entry": entry, "mode": mode, "outcome": "crash",
+        data = _dumps({"entry": entry, "mode": mode, "outcome": "crash",
                            "reason": "probe failed: %r" % (exc,)}).encode()
     with os.fdopen(write_fd, "wb") as out:
         out.write(data)
-    os._exit(0)
+    _exit(0)
 
 
 def run_forked(roots, entry, mode, timeout, lazy_syntax=False, lazy_modules=True):
@@ -378,7 +413,7 @@ def run_forked(roots, entry, mode, timeout, lazy_syntax=False, lazy_modules=True
         data = src.read()
     _, status = os.waitpid(pid, 0)
     if data:
-        return json.loads(data.decode())
+        return _loads(data.decode())
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
         return {"entry": entry, "mode": mode, "outcome": "timeout"}
     reason = "signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status) \
@@ -433,11 +468,11 @@ def status_reason(status):
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[_write(fd, view):]
 
 
 def _line(msg):
-    return (json.dumps(msg) + "\n").encode()
+    return (_dumps(msg) + "\n").encode()
 
 
 def read_tail(path, limit=MAX_OUTPUT):
@@ -458,7 +493,7 @@ def read_tail(path, limit=MAX_OUTPUT):
 
 def _thread_count():
     try:
-        return len(os.listdir("/proc/self/task"))
+        return len(_listdir("/proc/self/task"))
     except OSError:
         threading = sys.modules.get("threading")
         return threading.active_count() if threading is not None else 1
@@ -612,7 +647,7 @@ class Node(object):
                     except BaseException:  # noqa: B902
                         pass
             finally:
-                os._exit(0)
+                _exit(0)
         os.close(write_fd)
         if zin_r is not None:
             os.close(zin_r)
@@ -695,7 +730,7 @@ class Node(object):
 
     def _on_line(self, child, line):
         try:
-            msg = json.loads(line.decode())
+            msg = _loads(line.decode())
         except ValueError:
             return
         if not child.reported and msg.get("id") == child.job["id"]:
@@ -801,7 +836,7 @@ class Node(object):
             line, self.inbuf = self.inbuf.split(b"\n", 1)
             if not line.strip():
                 continue
-            msg = json.loads(line.decode())
+            msg = _loads(line.decode())
             if msg.get("op") == "close":
                 self.close(msg.get("route") or [])
             else:
@@ -861,7 +896,7 @@ def _read_line(fd, buf):
             raise SystemExit(0)
         buf += data
     line, rest = buf.split(b"\n", 1)
-    return json.loads(line.decode()), rest
+    return _loads(line.decode()), rest
 
 
 def serve():
@@ -894,7 +929,7 @@ def main(argv):
     if argv[1:2] == ["--serve"]:
         return serve()
     if argv[1:2] == ["--batch"]:
-        request = json.loads(sys.stdin.read())
+        request = _loads(sys.stdin.read())
         roots = [os.path.abspath(r) for r in request["roots"]]
         lazy_syntax = request.get("lazy_syntax")
         if lazy_syntax is None:
@@ -907,7 +942,7 @@ def main(argv):
             else:
                 result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax,
                                  lazy_modules=lazy_modules)
-            sys.stdout.write(json.dumps(result) + "\n")
+            sys.stdout.write(_dumps(result) + "\n")
             sys.stdout.flush()
         return 0
     args = argv[1:]
@@ -922,7 +957,7 @@ def main(argv):
     roots, entry, mode = args[0].split(os.pathsep), args[1], args[2]
     result = run_one([os.path.abspath(r) for r in roots], entry, mode, lazy_syntax=lazy_syntax,
                      lazy_modules=lazy_modules)
-    data = json.dumps(result) + "\n"
+    data = _dumps(result) + "\n"
     if result_path is None:
         sys.stdout.write(data)
         return 0
@@ -930,7 +965,7 @@ def main(argv):
     with open(result_path + ".tmp", "w") as f:
         f.write(data)
     os.rename(result_path + ".tmp", result_path)
-    os._exit(0)  # as a forked job does: threads or atexit hooks of the import cannot hang it
+    _exit(0)  # as a forked job does: threads or atexit hooks of the import cannot hang it
 
 
 if __name__ == "__main__":

@@ -81,9 +81,9 @@ def _merge(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str]
 
 def read(path: str) -> dict[int, frozenset[str] | None]:
     """The suppressions of one file (nothing when it cannot be read)."""
+    from ..static.files import read_regular
     try:
-        with open(path, "rb") as f:
-            source = f.read()
+        source = read_regular(path)  # a FIFO or a device is never read
     except OSError:
         return {}
     return parse(source) if b"importsafe:" in source else {}  # tokenize only when it may say

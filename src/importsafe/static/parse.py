@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from .bytecode import compiled_before
 from .discover import ModuleInfo
 from .events import FileProblem, LazyFacts, ModuleFacts
+from .files import read_regular
 from .facts import declared_global, facts_from_source, function_from_source
 from .installed import analysed_tops
 from .layout import Target, find_top, scan
@@ -152,20 +153,9 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
 
 
 def read_bytes(path: str) -> bytes:
-    """A file's bytes, read with system calls alone: open() also builds a buffered reader,
-    a tenth of the time it takes to read a module."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size + 1  # one more, to see the end at once
-        chunks = []
-        while True:
-            chunk = os.read(fd, size)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-            size = 1 << 20
-    finally:
-        os.close(fd)
+    """A source file's bytes; OSError (files.NotRegularFile) for a FIFO, a device, a socket
+    or a file too large, which are never read."""
+    return read_regular(path)
 
 
 def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsCache | None):
