@@ -16,6 +16,7 @@ from .facts import declared_global, facts_from_source, function_from_source
 from .installed import analysed_tops
 from .layout import Target, find_top, scan
 from .parallel import map_streamed, no_cyclic_gc
+from .problems import complete
 from .skim import def_spans
 from .state import ImportedNames, functions_of
 
@@ -33,9 +34,10 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
         compiles = not bodies and compiled_before(info.path, source)
         # the digest and the function-level imports serve only the results cache, which
         # exists exactly when the facts cache does
-        facts = facts_from_source(source, info.name, info.path, info.kind == "package",
-                                  target_version, bodies, nested=cache is not None,
-                                  compiles=compiles)
+        facts = complete(facts_from_source(source, info.name, info.path,
+                                           info.kind == "package", target_version, bodies,
+                                           nested=cache is not None, compiles=compiles),
+                         source)
         return replace(facts, digest=digest) if digest is not None else facts
 
     def unreadable(exc: OSError) -> ModuleFacts:

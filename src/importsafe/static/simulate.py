@@ -21,6 +21,9 @@ from .events import (
     LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
     SetAttr, Try, Use,
 )
+from .events import (  # noqa: I001 - apart: the process-exit marker (problems.py)
+    PROCESS_EXIT,
+)
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
                                             "__spec__", "__loader__", "__builtins__",
@@ -205,7 +208,10 @@ class Simulator(LazyImports, ImportState):
                 st.line = facts.problem.line
                 if facts.problem.code == "IS003":
                     raise SimUnknown(f"{info.path}: {facts.problem.message}")
-                raise self.error("SyntaxError", name, None, facts.problem.message)
+                exc = facts.problem.exception  # RecursionError, MemoryError: no module
+                raise self.error(exc, name if exc in ("SyntaxError", "IndentationError",
+                                                      "TabError") else None,
+                                 None, facts.problem.message)
             self.exec_block(facts.body, Frame_("module", st))
         except BaseException:
             self.forget(st)
@@ -396,6 +402,8 @@ class Simulator(LazyImports, ImportState):
         raise FunctionReturn()
 
     def e_Raise(self, ev: Raise, frame):
+        if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
+            raise SimUnknown(f"{ev.message} (line {ev.line})")
         err = self.error(ev.exception, None, None, ev.message)
         err.explicit = True
         raise err
