@@ -63,7 +63,7 @@ def test_special_files_are_never_read(tmp_path):
     assert _snapshot(tmp_path) == before
     real = run_cpython([tmp_path], [("hp.fifo", "normal"), ("hp.zero", "normal")])
     assert [r["error"]["exception"] for r in real] == ["ModuleNotFoundError"] * 2
-    explained = run_cli("explain", pkg, "hp.a", "--mode", "bare")
+    explained = run_cli("explain", "hp.a", pkg, "--mode", "bare")
     assert explained.returncode in (0, 1) and "Traceback" not in explained.stderr
 
 
