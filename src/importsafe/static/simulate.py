@@ -21,6 +21,7 @@ from .events import (
     LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
     SetAttr, Try, Use,
 )
+from .problems import NESTING_UNKNOWN  # noqa: I001 - see exec_module
 from .events import (  # noqa: I001 - apart: the process-exit marker (problems.py)
     PROCESS_EXIT,
 )
@@ -204,6 +205,8 @@ class Simulator(LazyImports, ImportState):
                                                                    importer.line)))
         self.stack.append(st)
         try:
+            if len(self.stack) >= NESTING_UNKNOWN:  # CPython's recursion limit (problems.py)
+                raise RecursionError()  # unknown (run), and never memoised: depends on depth
             if facts.problem is not None:
                 st.line = facts.problem.line
                 if facts.problem.code == "IS003":
@@ -663,7 +666,7 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
     return Simulator(program, trace).run(entry, mode)
 
 
-TOO_DEEP = "import chain too deep to replay"
+TOO_DEEP = "imports nested too deep: CPython may reach its recursion limit (RecursionError)"
 
 
 def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:
