@@ -15,7 +15,6 @@ import marshal
 import sys
 import zlib
 
-from .. import __version__
 from ..model import Diagnostic, ErrorInfo, Frame, Report, Result
 from ..static.discover import ModuleInfo
 from ..static.events import (Bind, Call, ClassBody, Def, Del, Dynamic, Exit, FileProblem,
@@ -132,6 +131,7 @@ def decode_many(data) -> tuple:
 # --- files ------------------------------------------------------------------------------
 
 def _version() -> bytes:
+    from .. import __version__  # here: the package's __init__ may not have run (bare)
     return __version__.encode("ascii", "replace").replace(b" ", b"_")
 
 
