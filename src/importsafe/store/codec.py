@@ -147,7 +147,9 @@ class Sections:
 
     __slots__ = ("data", "spans")
 
-    def __init__(self, data: bytes, kind: str):
+    def __init__(self, data: bytes, kind: str, complete: bool = True):
+        """`complete` False: `data` may be the file's beginning only (its header, and the
+        sections that fit in it)."""
         end = data.find(b"\n", 0, 4096)
         head = data[:end].split(b" ") if end > 0 else []
         if len(head) != 4 or head[0] != MAGIC:
@@ -166,11 +168,17 @@ class Sections:
                 at += int(size)
         except ValueError:
             raise CacheFormatError("malformed header") from None
-        if at != len(data):
+        if at != len(data) and (complete or at < len(data)):
             raise CacheFormatError("truncated or padded")
+
+    def end(self, i: int) -> int:
+        """Where section i ends in the file."""
+        return self.spans[i][1]
 
     def __getitem__(self, i: int):
         start, end, crc = self.spans[i]
+        if end > len(self.data):
+            raise CacheFormatError("truncated")
         blob = memoryview(self.data)[start:end]
         if zlib.crc32(blob) != crc:
             raise CacheFormatError("checksum mismatch")

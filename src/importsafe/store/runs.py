@@ -33,6 +33,7 @@ from . import safety
 FORMAT = 8
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+HEAD_BYTES = 1 << 16  # read first: the header, and often the sections a warm run needs
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
 
 
@@ -128,17 +129,29 @@ class RunCache:
         if why is not None:
             safety.warn(directory, why)
 
-    def _read(self):
-        """The stored run's sections (codec.Sections), or None."""
-        if self._sections is None and self.usable:
-            data = safety.read_file(self.file, self.directory)
-            if data is not None:
-                from .codec import CacheFormatError, Sections
-                try:
-                    self._sections = Sections(data, "run")
-                except CacheFormatError as exc:
-                    self._refused(exc)
-        return self._sections
+    def _read(self, upto: int = 2):
+        """The stored run's sections (codec.Sections), or None; the file is read as far as
+        the end of its first `upto` sections (a warm run needs two of the three)."""
+        from .codec import CacheFormatError, Sections
+        have = self._sections
+        if not self.usable or (have is not None and len(have.data) >= have.end(upto - 1)):
+            return have if self.usable else None
+        try:
+            if have is None:
+                data = safety.read_file(self.file, self.directory, HEAD_BYTES)
+                if data is None:
+                    return None
+                have = Sections(data, "run", complete=False)
+            if len(have.data) < have.end(upto - 1):
+                data = safety.read_file(self.file, self.directory, have.end(upto - 1))
+                if data is None:
+                    return None
+                have = Sections(data, "run", complete=False)
+        except CacheFormatError as exc:
+            self._refused(exc)
+            return None
+        self._sections = have
+        return have
 
     def _refused(self, exc: Exception) -> None:
         self._sections = None
@@ -167,7 +180,7 @@ class RunCache:
     def previous(self) -> Previous | None:
         """The stored run, with the summaries of the files whose signature is still the one
         recorded with them."""
-        sections = self._read()
+        sections = self._read(3)
         if sections is None:
             return None
         from .codec import CacheFormatError

@@ -37,9 +37,10 @@ def untrusted(st: os.stat_result) -> str | None:
     return None
 
 
-def read_file(path: str, directory: str) -> bytes | None:
-    """The bytes of a cache file; None when it does not exist (a miss) or is refused (then
-    a warning about `directory`, the cache's root, says why)."""
+def read_file(path: str, directory: str, size: int | None = None) -> bytes | None:
+    """The bytes of a cache file (its first `size` ones, when given); None when it does not
+    exist (a miss) or is refused (then a warning about `directory`, the cache's root, says
+    why)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -55,6 +56,8 @@ def read_file(path: str, directory: str) -> bytes | None:
         if why is not None:
             warn(directory, f"entry refused: {why}")
             return None
+        if size is not None:
+            return os.pread(fd, size, 0)
         chunks, size = [], st.st_size + 1
         while True:
             chunk = os.read(fd, size)
