@@ -1,8 +1,11 @@
 """Facts cached by content: same report warm and cold, edits invalidate, corruption is a miss."""
 from pathlib import Path
 
+import pytest
+
 import importsafe.api as api
-from importsafe.store.facts import PickledFunctions
+from importsafe.store.facts import EncodedFunctions
+from importsafe.store.safety import CacheWarning
 from importsafe.report.json import to_dict
 from test_cli import EXAMPLE, run_cli, write
 
@@ -10,13 +13,16 @@ from test_cli import EXAMPLE, run_cli, write
 def test_warm_report_equals_cold_and_edits_invalidate(tmp_path):
     cache = tmp_path / "cache"
     cold = to_dict(api.check([str(EXAMPLE)], cache_dir=str(cache)))
-    entries = list(cache.rglob("*.pickle"))
+    entries = list(cache.rglob("*.facts"))
     assert entries, "facts were cached"
     warm = to_dict(api.check([str(EXAMPLE)], cache_dir=str(cache)))
     assert warm == cold == to_dict(api.check([str(EXAMPLE)]))
-    for entry in entries:  # corrupt every entry: each is then a miss
-        entry.write_bytes(b"not a pickle")
-    assert to_dict(api.check([str(EXAMPLE)], cache_dir=str(cache))) == cold
+    for entry in entries:  # corrupt every entry: each is then a miss, said once
+        entry.write_bytes(b"not a cache entry")
+    for run in cache.rglob("*.run"):
+        run.unlink()
+    with pytest.warns(CacheWarning, match="refused"):
+        assert to_dict(api.check([str(EXAMPLE)], cache_dir=str(cache))) == cold
 
 
 def test_an_edited_file_is_parsed_again(tmp_path):
@@ -30,7 +36,7 @@ def test_an_edited_file_is_parsed_again(tmp_path):
 
 def test_cli_cache_flags(tmp_path):
     proc = run_cli("check", EXAMPLE, "--cache-dir", tmp_path / "c", "--format", "json")
-    assert proc.returncode == 1 and any(Path(tmp_path / "c").rglob("*.pickle"))
+    assert proc.returncode == 1 and any(Path(tmp_path / "c").rglob("*.facts"))
     proc = run_cli("check", EXAMPLE, "--no-cache", "--cache-dir", tmp_path / "d")
     assert proc.returncode == 1 and not (tmp_path / "d").exists()
 
@@ -134,7 +140,7 @@ def test_an_edit_re_simulates_only_the_runs_that_created_the_module(tmp_path, mo
 
 def test_function_bodies_load_one_function_at_a_time(tmp_path):
     """A function called at import time has its body loaded from the cache on its own (the
-    module's other bodies stay pickled), and an edit of that body is seen."""
+    module's other bodies stay encoded), and an edit of that body is seen."""
     files = {"fb/__init__.py": "",
              "fb/a.py": "def setup():\n    from . import b\n    return b.B\n\n"
                         "def unused():\n    from . import c\n\nX = setup()\n",
@@ -151,7 +157,7 @@ def test_function_bodies_load_one_function_at_a_time(tmp_path):
     assert stub.body is None
     assert program.function_body("fb.a", stub).body  # loaded on the call
     functions = program._bodies["fb.a"]
-    assert isinstance(functions, PickledFunctions)
+    assert isinstance(functions, EncodedFunctions)
     assert set(functions.loaded) == {("setup", 1)} and len(functions.blobs) == 2
     (pkg / "a.py").write_text(files["fb/a.py"].replace("return b.B", "return 1")
                               .replace("from . import b", "pass"))

@@ -273,12 +273,13 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
         source_roots: Sequence[str] = (), capture: bool = False,
         progress: Progress | None = None, zygotes: bool = True,
         entries: Iterable[str] | None = None, skip: Sequence[str] = (),
-        target_version: tuple[int, int] | None = None) -> DynamicReport:
+        target_version: tuple[int, int] | None = None, copy: bool = False) -> DynamicReport:
     """Import, for real, every entry under `paths` first in a fresh interpreter (or a fork
     that has not imported its package), in every mode. Same entries as `check`, or only
     `entries` (dotted names, each of which must be one of them). Mode `lazy` (and explicit
     `lazy` syntax in any mode) runs under the PEP 810 emulation before Python 3.15;
-    `target_version` before 3.15 makes it ignore `__lazy_modules__` (docs/lazy.md)."""
+    `target_version` before 3.15 makes it ignore `__lazy_modules__` (docs/lazy.md). `copy`:
+    import a temporary copy of the tree (what the code does to its files stays there)."""
     from .dynamic.runner import DynamicReport, ProbeError, run_jobs
     from .dynamic.verify import diagnostic
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
@@ -307,7 +308,7 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
     try:
         ran = run_jobs(roots, todo, python=python, workers=jobs, timeout=timeout, fork=fork,
                        package_dirs=mapped, target_version=target_version,
-                       capture=capture, progress=progress, zygotes=zygotes)
+                       capture=capture, progress=progress, zygotes=zygotes, copy=copy)
     except ProbeError as exc:
         raise InputError(str(exc)) from None
     results = tuple(r for r, _ in ran)

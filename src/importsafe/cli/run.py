@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import click
 
@@ -28,6 +27,9 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
               metavar="S", help="Seconds before one import is killed (a `timeout` result).")
 @click.option("--no-fork", is_flag=True,
               help="A fresh interpreter per (entry, mode) instead of forked children.")
+@click.option("--copy", "copy", is_flag=True,
+              help="Import a temporary copy of the tree: what the code does to its own "
+                   "files happens to the copy (no sandbox: the code runs as you).")
 @click.option("--show-output", is_flag=True,
               help="Show what failing imports printed to stdout/stderr.")
 @click.option("--entries", "entries_file", default=None, type=click.Path(dir_okay=False),
@@ -38,9 +40,10 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
                    "emulation ignores __lazy_modules__, as `check` does.")
 @policy_options
 def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
-        python, jobs, timeout, no_fork, show_output, entries_file, target_version, skip,
+        python, jobs, timeout, no_fork, copy, show_output, entries_file, target_version, skip,
         select, ignore, baseline) -> None:
-    """Import every module under PATHS for real, first, in a fresh interpreter, in every mode.
+    """Import every module under PATHS for real, first, in a fresh interpreter, in every mode:
+    this runs the code (see --copy).
     Mode `lazy` is PEP 810's global lazy mode: `-X lazy_imports=all` semantics on Python
     3.15+, an emulation for the analysed package before (docs/lazy.md)."""
     err = Console(stderr=True)
@@ -56,7 +59,7 @@ def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, con
                              timeout=timeout, fork=not no_fork,
                              source_roots=config.source_roots, capture=show_output,
                              progress=progress, entries=entries, skip=config.skip,
-                             target_version=config.target_version)
+                             target_version=config.target_version, copy=copy)
         report, _ = suppress.apply_policy(report, config.select, config.ignore,
                                           config.baseline,
                                           scanned=suppress.python_files(config.paths))

@@ -21,6 +21,7 @@ import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ..static.files import open_regular
 from .probe import package_files
 
 SHT_DYNAMIC = 6
@@ -44,7 +45,7 @@ def read_dynamic(path: str) -> Dynamic | None:
     """The dynamic section of the ELF shared object at `path`; None if it is not one or
     cannot be read."""
     try:
-        with open(path, "rb") as f:
+        with os.fdopen(open_regular(path), "rb") as f:  # a FIFO named x.so must not block
             return _parse(f, os.path.dirname(path))
     except (OSError, struct.error, ValueError, IndexError):
         return None

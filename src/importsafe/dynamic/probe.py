@@ -35,10 +35,22 @@ import re
 import select
 import shutil
 import signal
+import stat
 import sys
 import time
 import traceback
 import types
+
+# The imported code may patch the stdlib (`json.dumps = ...`): what reports its outcome uses
+# references taken here, before any of it runs.
+_dumps = json.JSONEncoder().encode
+_loads = json.JSONDecoder().decode
+_write = os.write
+_exit = os._exit
+_os_open, _rename = os.open, os.rename
+_listdir = os.listdir
+_realpath, _abspath = os.path.realpath, os.path.abspath
+_walk_tb = traceback.walk_tb
 
 _NAME_RE = re.compile(r"cannot import name '([^']*)'")
 _ATTR_RE = re.compile(r"module '([^']*)'(?: from '[^']*')? has no attribute '([^']*)'")
@@ -49,13 +61,13 @@ _NAMEERR_RE = re.compile(r"name '([^']*)' is not defined")
 def _under(path, roots):
     # the path as imported counts too: a root may hold a symlink to a package elsewhere (the
     # runner links packages a setuptools package-dir mapping puts in directories of their own)
-    paths = {os.path.realpath(path or ""), os.path.abspath(path or "")}
+    paths = {_realpath(path or ""), _abspath(path or "")}
     return any(p == r or p.startswith(r + os.sep) for p in paths for r in roots)
 
 
 def _chain(tb, roots):
     chain = []
-    for frame, lineno in traceback.walk_tb(tb):
+    for frame, lineno in _walk_tb(tb):
         code = frame.f_code
         if code.co_name != "<module>" or not _under(code.co_filename, roots):
             continue
@@ -69,7 +81,7 @@ def _chain(tb, roots):
 
 def _last_user_globals(tb):
     last = None
-    for frame, _ in traceback.walk_tb(tb):
+    for frame, _ in _walk_tb(tb):
         last = frame
     return last.f_globals if last is not None else {}
 
@@ -198,11 +210,35 @@ def _package_sources(roots, tops):
     paths = [os.path.join(root, top + ".py") for root in roots for top in sorted(tops)]
     paths.extend(package_files(roots, tops, lambda name: name.endswith(".py")))
     for path in paths:
-        try:
-            with open(path, "rb") as f:
-                yield f.read()
-        except OSError:
-            continue
+        data = read_source(path)
+        if data is not None:
+            yield data
+
+
+MAX_SOURCE = 64 << 20  # bytes, as the static side's limit (static/files.py)
+
+
+def read_source(path, limit=MAX_SOURCE):
+    """The bytes of a regular file of at most `limit` bytes, else None: a FIFO must not block
+    the scan, nor a link to /dev/zero fill the memory."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def uses_lazy_syntax(roots, tops):
@@ -247,7 +283,7 @@ def _harmless(name, tops):
             clean = not any(m.partition(".")[0] in tops for m in sys.modules)
             code = 0 if clean and _thread_count() == 1 else 1
         finally:
-            os._exit(code)
+            _exit(code)
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
@@ -358,13 +394,13 @@ def _child(roots, entry, mode, write_fd, timeout, lazy_syntax=False, lazy_module
         signal.alarm(int(max(1, timeout)))
     try:
         result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax, lazy_modules=lazy_modules)
-        data = json.dumps(result).encode()
+        data = _dumps(result).encode()
     except BaseException as exc:  # noqa: B902
-        data = json.dumps({"entry": entry, "mode": mode, "outcome": "crash",
+        data = _dumps({"entry": entry, "mode": mode, "outcome": "crash",
                            "reason": "probe failed: %r" % (exc,)}).encode()
     with os.fdopen(write_fd, "wb") as out:
         out.write(data)
-    os._exit(0)
+    _exit(0)
 
 
 def run_forked(roots, entry, mode, timeout, lazy_syntax=False, lazy_modules=True):
@@ -378,12 +414,140 @@ def run_forked(roots, entry, mode, timeout, lazy_syntax=False, lazy_modules=True
         data = src.read()
     _, status = os.waitpid(pid, 0)
     if data:
-        return json.loads(data.decode())
+        return _loads(data.decode())
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
         return {"entry": entry, "mode": mode, "outcome": "timeout"}
     reason = "signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status) \
         else "exit code %d" % os.WEXITSTATUS(status)
     return {"entry": entry, "mode": mode, "outcome": "crash", "reason": reason}
+
+
+# --- containment -------------------------------------------------------------------------
+#
+# Every job runs in a child of a guard process of its own, never of a node: a module doing
+# os.kill(os.getppid(), 9) kills its guard (and, through PR_SET_PDEATHSIG, itself), not the
+# server, a zygote or importsafe. The guard is a child subreaper (PR_SET_CHILD_SUBREAPER):
+# whatever the job forks, setsid grandchildren included, is reparented to it once its parent
+# ends, and killed when the job ends. Linux only; elsewhere process groups alone.
+
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+_libc = []
+
+
+def _prctl(option, value):
+    """prctl(2) through ctypes; False where it cannot be called."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        if not _libc:
+            import ctypes
+            _libc.append(ctypes.CDLL(None, use_errno=True))
+        return _libc[0].prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def die_with_parent(sig, parent):
+    """Get `sig` when the parent ends; end now if it already has (the race prctl leaves)."""
+    _prctl(PR_SET_PDEATHSIG, sig)
+    if os.getppid() != parent:
+        _exit(1)
+
+
+class _Stop(Exception):
+    """The guard was asked to end its job."""
+
+
+def _stop(*_):
+    raise _Stop()
+
+
+def _children():
+    """The pids of this process's children (Linux /proc), or [] where that cannot be read."""
+    me = os.getpid()
+    try:
+        with open("/proc/%d/task/%d/children" % (me, me)) as f:
+            return [int(p) for p in f.read().split()]
+    except (OSError, ValueError):
+        pass
+    found = []
+    try:
+        names = _listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if name.isdigit():
+            try:
+                with open("/proc/%s/stat" % name) as f:
+                    if int(f.read().rpartition(")")[2].split()[1]) == me:
+                        found.append(int(name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def kill_descendants():
+    """SIGKILL every child, and every process reparented to this one as they die, until
+    none is left (a subreaper inherits them all)."""
+    while True:
+        kids = _children()
+        for pid in kids:
+            _kill(pid, signal.SIGKILL)
+        try:
+            if kids:
+                os.waitpid(-1, 0)
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return
+        except OSError:
+            return
+        if not kids and not _children():
+            try:
+                os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            time.sleep(0.01)
+
+
+def run_guarded(job_main):
+    """Fork the job (`job_main()`, which must end with _exit) and become its guard: wait for
+    it, kill what it leaves behind, then end as it ended. SIGTERM (or the end of this
+    process's parent) ends the job and everything it started. Never returns."""
+    me = os.getpid()
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGTERM, _stop)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            die_with_parent(signal.SIGKILL, me)
+            os.setpgid(0, 0)  # the job's own group: what it signals stays in it
+            job_main()
+        finally:
+            _exit(70)
+    status = None
+    try:
+        while status is None:
+            done, st = os.waitpid(-1, 0)
+            if done == pid:
+                status = st
+    except (_Stop, ChildProcessError, OSError):
+        pass
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _killpg(pid, signal.SIGKILL)
+    kill_descendants()
+    if status is not None and os.WIFEXITED(status):
+        _exit(os.WEXITSTATUS(status))
+    sig = os.WTERMSIG(status) if status is not None else signal.SIGKILL
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file of the guard's own
+    except (ImportError, ValueError, OSError):
+        pass
+    signal.signal(sig, signal.SIG_DFL)
+    os.kill(me, sig)  # end as the job did, so that its parent reads the same status
+    _exit(128 + sig)
 
 
 # --- fork server (--serve) -------------------------------------------------------------
@@ -404,6 +568,7 @@ def run_forked(roots, entry, mode, timeout, lazy_syntax=False, lazy_modules=True
 # the package's __init__ has run, so the outcome is the same, minus the repeated __init__.
 
 MAX_OUTPUT = 65536
+GUARD_GRACE = 2.0  # seconds a guard has to end its job before it is killed itself
 
 
 def _noop(*_):
@@ -433,11 +598,11 @@ def status_reason(status):
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[_write(fd, view):]
 
 
 def _line(msg):
-    return (json.dumps(msg) + "\n").encode()
+    return (_dumps(msg) + "\n").encode()
 
 
 def read_tail(path, limit=MAX_OUTPUT):
@@ -458,7 +623,7 @@ def read_tail(path, limit=MAX_OUTPUT):
 
 def _thread_count():
     try:
-        return len(os.listdir("/proc/self/task"))
+        return len(_listdir("/proc/self/task"))
     except OSError:
         threading = sys.modules.get("threading")
         return threading.active_count() if threading is not None else 1
@@ -481,7 +646,7 @@ def enter_job(base, job_id):
     """Inside a new job process: private cwd, output to a file, no bytecode. Returns its dir."""
     job_dir = os.path.join(base, "job%s" % job_id)
     cwd = os.path.join(job_dir, "cwd")
-    os.makedirs(cwd)
+    os.makedirs(cwd, exist_ok=True)
     os.chdir(cwd)
     out = os.open(os.path.join(job_dir, "output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -506,6 +671,7 @@ class _Child(object):
         self.reported = False
         self.timed_out = False
         self.zygote = None  # the package name, once this child serves as a zygote
+        self.held = None  # its outcome, sent on once its guard has ended
         self.pending = {}  # id -> job forwarded to this zygote and not answered yet
 
 
@@ -594,25 +760,21 @@ class Node(object):
         zin_r = zin_w = None
         if job.get("zygote") and job["mode"] in ("normal", "externals"):
             zin_r, zin_w = os.pipe()
+        job_dir = os.path.join(self.config["base"], "job%s" % job["id"])
+        _rmtree(job_dir)  # a job forked again (its zygote died) starts clean
+        node = os.getpid()
         pid = os.fork()
-        if pid == 0:
-            written = [False]
+        if pid == 0:  # the job's guard (run_guarded); the job is its child
             try:
                 os.close(read_fd)
                 if zin_w is not None:
                     os.close(zin_w)
                 self._forget()
-                self._child_main(job, write_fd, zin_r, written)
-            except BaseException as exc:  # noqa: B902
-                if not written[0]:
-                    try:
-                        _write_all(write_fd, _line({
-                            "id": job["id"], "entry": job["entry"], "mode": job["mode"],
-                            "outcome": "crash", "reason": "probe failed: %r" % (exc,)}))
-                    except BaseException:  # noqa: B902
-                        pass
+                os.setpgid(0, 0)
+                die_with_parent(signal.SIGTERM, node)
+                run_guarded(lambda: self._job_process(job, write_fd, zin_r))
             finally:
-                os._exit(0)
+                _exit(70)
         os.close(write_fd)
         if zin_r is not None:
             os.close(zin_r)
@@ -622,11 +784,26 @@ class Node(object):
             pass
         timeout = self.config.get("timeout") or 0
         deadline = time.monotonic() + timeout if timeout else None
-        job_dir = os.path.join(self.config["base"], "job%s" % job["id"])
         self.children[pid] = _Child(job, pid, _nonblocking(read_fd), zin_w, deadline, job_dir)
 
+    def _job_process(self, job, write_fd, zin_r):
+        """The job itself, in the guard's child; reports once, then ends (or serves)."""
+        written = [False]
+        try:
+            self._child_main(job, write_fd, zin_r, written)
+        except BaseException as exc:  # noqa: B902
+            if not written[0]:
+                try:  # importsafe's own failure, not the module's outcome: the runner retries
+                    _write_all(write_fd, _line({
+                        "id": job["id"], "entry": job["entry"], "mode": job["mode"],
+                        "outcome": "crash", "internal": True,
+                        "reason": "probe failed: %r" % (exc,)}))
+                except BaseException:  # noqa: B902
+                    pass
+        finally:
+            _exit(0)
+
     def _child_main(self, job, write_fd, zin_r, written):
-        os.setpgid(0, 0)
         enter_job(self.config["base"], job["id"])
         if job["mode"] == "externals":
             answer = _import_externals(self.config)
@@ -691,11 +868,10 @@ class Node(object):
             self.zygotes[child.zygote] = child
         else:
             _rmtree(child.job_dir)
-            _killpg(child.pid, signal.SIGKILL)  # it is exiting; take any leftovers with it
 
     def _on_line(self, child, line):
         try:
-            msg = json.loads(line.decode())
+            msg = _loads(line.decode())
         except ValueError:
             return
         if not child.reported and msg.get("id") == child.job["id"]:
@@ -706,7 +882,10 @@ class Node(object):
                     self.zygotes[EXTERNALS] = child
                 self._release()
                 return
-            self._report(child, msg)
+            if msg.get("zygote"):
+                self._report(child, msg)
+            else:  # held until its guard ends: a job that killed its guard is a crash
+                child.reported, child.held = True, msg
             return
         child.pending.pop(msg.get("id"), None)
         self._send(msg)
@@ -752,15 +931,20 @@ class Node(object):
             if not child.reported and child.job["id"] == -1:
                 self._release()  # the externals zygote died before answering: fork directly
                 continue
-            if not child.reported:
-                job = child.job
-                msg = {"id": job["id"], "entry": job["entry"], "mode": job["mode"]}
-                if child.timed_out:
-                    msg.update(outcome="timeout", reason="still running after %gs: killed"
-                               % self.config["timeout"])
-                else:
-                    msg.update(outcome="crash", reason=status_reason(status))
-                self._report(child, msg)
+            if os.WIFSIGNALED(status) and not child.timed_out:
+                self._sweep_strangers()  # the job may have killed its guard: its orphans
+                child.held = None
+            if child.held is not None:
+                self._report(child, child.held)
+                continue
+            job = child.job
+            msg = {"id": job["id"], "entry": job["entry"], "mode": job["mode"]}
+            if child.timed_out:
+                msg.update(outcome="timeout", reason="still running after %gs: killed"
+                           % self.config["timeout"])
+            else:
+                msg.update(outcome="crash", reason=status_reason(status))
+            self._report(child, msg)
 
     def _release(self):
         waiting, self.waiting = getattr(self, "waiting", None) or [], None
@@ -773,12 +957,27 @@ class Node(object):
             if not child.reported and not child.timed_out and child.deadline is not None \
                     and now >= child.deadline:
                 child.timed_out = True
-                _killpg(child.pid, signal.SIGKILL)
+                child.deadline = now + GUARD_GRACE
+                _kill(child.pid, signal.SIGTERM)  # the guard ends the job and all it started
+            elif child.timed_out and child.deadline is not None and now >= child.deadline:
+                child.deadline = None
+                _killpg(child.pid, signal.SIGKILL)  # a guard that did not end in time
 
     def _next_deadline(self):
         deadlines = [c.deadline for c in self.children.values()
-                     if not c.reported and not c.timed_out and c.deadline is not None]
+                     if (c.timed_out or not c.reported) and c.deadline is not None]
         return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+
+    def _sweep_strangers(self):
+        """Kill and reap the processes reparented to this subreaper (left by a job whose
+        guard was killed): only the guards are this node's own children."""
+        for pid in _children():
+            if pid not in self.children:
+                _kill(pid, signal.SIGKILL)
+                try:
+                    os.waitpid(pid, 0)
+                except OSError:
+                    pass
 
     def _read_input(self):
         try:
@@ -801,7 +1000,7 @@ class Node(object):
             line, self.inbuf = self.inbuf.split(b"\n", 1)
             if not line.strip():
                 continue
-            msg = json.loads(line.decode())
+            msg = _loads(line.decode())
             if msg.get("op") == "close":
                 self.close(msg.get("route") or [])
             else:
@@ -829,11 +1028,32 @@ class Node(object):
                 self._reap()
                 self._expire()
         finally:
-            for child in self.children.values():
-                if child.zygote is not None:
-                    _kill(child.pid, signal.SIGTERM)
-                else:
-                    _killpg(child.pid, signal.SIGKILL)
+            self.end_children()
+
+    def end_children(self):
+        """Ask every guard to end its job (and all it started), wait a little for them, kill
+        the rest: nothing started here outlives this node."""
+        for child in self.children.values():
+            _kill(child.pid, signal.SIGTERM)
+        deadline = time.monotonic() + GUARD_GRACE
+        for pid in list(self.children):
+            while True:
+                try:
+                    done, _ = os.waitpid(pid, os.WNOHANG)
+                except OSError:
+                    break
+                if done:
+                    break
+                if time.monotonic() >= deadline:
+                    _killpg(pid, signal.SIGKILL)
+                    try:
+                        os.waitpid(pid, 0)
+                    except OSError:
+                        pass
+                    break
+                time.sleep(0.005)
+        self.children.clear()
+        self._sweep_strangers()
 
 
 def _kill(pid, sig):
@@ -861,10 +1081,11 @@ def _read_line(fd, buf):
             raise SystemExit(0)
         buf += data
     line, rest = buf.split(b"\n", 1)
-    return json.loads(line.decode()), rest
+    return _loads(line.decode()), rest
 
 
 def serve():
+    parent = os.getppid()
     in_fd, out_fd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -879,6 +1100,10 @@ def serve():
     sys.dont_write_bytecode = True
     if not fork:
         return 2
+    # orphans of a job whose guard died come here, to be killed (Node._sweep_strangers);
+    # and this server ends (killing its jobs) when importsafe does, however it ends
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    die_with_parent(signal.SIGTERM, parent)
     node = Node(config, in_fd, out_fd, None)
     if config.get("externals") or config.get("native"):
         node.start_externals()
@@ -894,7 +1119,7 @@ def main(argv):
     if argv[1:2] == ["--serve"]:
         return serve()
     if argv[1:2] == ["--batch"]:
-        request = json.loads(sys.stdin.read())
+        request = _loads(sys.stdin.read())
         roots = [os.path.abspath(r) for r in request["roots"]]
         lazy_syntax = request.get("lazy_syntax")
         if lazy_syntax is None:
@@ -907,7 +1132,7 @@ def main(argv):
             else:
                 result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax,
                                  lazy_modules=lazy_modules)
-            sys.stdout.write(json.dumps(result) + "\n")
+            sys.stdout.write(_dumps(result) + "\n")
             sys.stdout.flush()
         return 0
     args = argv[1:]
@@ -920,17 +1145,27 @@ def main(argv):
     lazy_modules = "--no-lazy-modules" not in args[:2]
     args = [a for a in args[:2] if a not in ("--lazy-syntax", "--no-lazy-modules")] + args[2:]
     roots, entry, mode = args[0].split(os.pathsep), args[1], args[2]
-    result = run_one([os.path.abspath(r) for r in roots], entry, mode, lazy_syntax=lazy_syntax,
-                     lazy_modules=lazy_modules)
-    data = json.dumps(result) + "\n"
+    roots = [os.path.abspath(r) for r in roots]
     if result_path is None:
-        sys.stdout.write(data)
+        result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax, lazy_modules=lazy_modules)
+        sys.stdout.write(_dumps(result) + "\n")
         return 0
+    if not hasattr(os, "fork"):
+        _fresh_job(roots, entry, mode, lazy_syntax, lazy_modules, result_path)
+    # the import runs in a child: its parent is this guard, never importsafe
+    run_guarded(lambda: _fresh_job(roots, entry, mode, lazy_syntax, lazy_modules, result_path))
+
+
+def _fresh_job(roots, entry, mode, lazy_syntax, lazy_modules, result_path):
+    """Import `entry` here, write the outcome to `result_path`, end."""
+    result = run_one(roots, entry, mode, lazy_syntax=lazy_syntax, lazy_modules=lazy_modules)
+    data = (_dumps(result) + "\n").encode()
     _flush_std()
-    with open(result_path + ".tmp", "w") as f:
-        f.write(data)
-    os.rename(result_path + ".tmp", result_path)
-    os._exit(0)  # as a forked job does: threads or atexit hooks of the import cannot hang it
+    fd = _os_open(result_path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    _write_all(fd, data)
+    os.close(fd)
+    _rename(result_path + ".tmp", result_path)
+    _exit(0)  # as a forked job does: threads or atexit hooks of the import cannot hang it
 
 
 if __name__ == "__main__":

@@ -30,12 +30,14 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from ..model import DEFAULT_TIMEOUT, ErrorInfo, Frame, Report, Result
 from ..static.installed import analysed_tops
 from . import native, probe
+from .copy import copy_tree, originals as _originals
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py")
 MIN_VERSION = (3, 8)
@@ -107,6 +109,19 @@ def resolve_python(python: str | None) -> str:
     return os.path.abspath(found)
 
 
+def _end(proc: subprocess.Popen, grace: float = 3.0) -> None:
+    """End a probe process and everything it started: SIGTERM lets its guard kill the job and
+    the job's descendants (probe.run_guarded); then SIGKILL to its group."""
+    if proc.poll() is None:
+        try:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=grace)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    _kill_group(proc.pid)
+    proc.wait()
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -146,7 +161,17 @@ class _Live:
     def stop(self) -> None:
         with self.lock:
             self.stopped = True
-            for proc in self.procs:
+            procs = list(self.procs)
+        for proc in procs:
+            if proc.poll() is None:
+                try:
+                    proc.send_signal(signal.SIGTERM)  # its guard ends the job's descendants
+                except OSError:
+                    pass
+        for proc in procs:
+            try:
+                proc.wait(timeout=3)
+            except subprocess.TimeoutExpired:
                 _kill_group(proc.pid)
 
 
@@ -169,15 +194,15 @@ def _run_fresh(python, roots, job_id, entry, mode, timeout, base, env, capture, 
         try:
             proc.wait(timeout=timeout or None)
         except subprocess.TimeoutExpired:
-            _kill_group(proc.pid)
-            proc.wait()
+            _end(proc)
             msg.update(outcome="timeout", reason=f"still running after {timeout:g}s: killed")
         except BaseException:
-            _kill_group(proc.pid)
-            proc.wait()
+            _end(proc)
             raise
         finally:
             live.done(proc)
+    if "outcome" not in msg and proc.returncode < 0:  # its guard was killed (by the job?)
+        msg.update(outcome="crash", reason=_exit_reason(proc.returncode))
     if "outcome" not in msg:
         try:
             with open(result_path) as f:
@@ -314,9 +339,9 @@ class _Server:
         try:
             self.proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            self.proc.terminate()
+            self.proc.terminate()  # it ends every job's guard first (probe.Node.end_children)
             try:
-                self.proc.wait(timeout=2)
+                self.proc.wait(timeout=probe.GUARD_GRACE + 2)
             except subprocess.TimeoutExpired:
                 _kill_group(self.proc.pid)
                 self.proc.wait()
@@ -539,6 +564,13 @@ def _stop_all(servers: list[_Server], grace: float = 5.0) -> None:
             for key, _ in events:
                 if not os.read(key.fd, 1 << 16):
                     sel.unregister(key.fd)
+    if not grace:  # all at once: each ends its jobs' guards first
+        for server in servers:
+            if server.proc.poll() is None:
+                try:
+                    server.proc.terminate()
+                except OSError:
+                    pass
     for server in servers:
         server.stop(grace=0.5 if grace else 0.0)
 
@@ -593,22 +625,73 @@ def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str 
              workers: int | None = None, timeout: float | None = DEFAULT_TIMEOUT,
              fork: bool = True, capture: bool = False, progress: Progress | None = None,
              zygotes: bool = True, package_dirs: Mapping[str, str] | None = None,
-             target_version: Sequence[int] | None = None
+             target_version: Sequence[int] | None = None, copy: bool = False
              ) -> list[tuple[Result, str | None]]:
     """Run every (entry, mode) for real; returns (Result, captured output) in job order.
     `package_dirs`: top-level packages in directories of their own (see link_packages).
     Mode `lazy` runs PEP 810's global lazy mode (the emulation in lazyemu.py before 3.15);
     a package that writes `lazy import` or `__lazy_modules__` runs under the emulation in
     every mode. `target_version` before 3.15: the emulation ignores `__lazy_modules__`, as
-    the static side does (L2); None: it honours it, as 3.15 does."""
+    the static side does (L2); None: it honours it, as 3.15 does. `copy`: the jobs import a
+    temporary copy of the analysed packages (copy.py), and the paths reported are the
+    originals'."""
     python = resolve_python(python)
     workers = workers or os.cpu_count() or 1
     env = probe_env()
+    with ended_by_signals():
+        return _run_jobs(python, roots, jobs, workers, timeout, fork, capture, progress,
+                         zygotes, package_dirs, target_version, env, copy)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived during a run: it is unwound like an interrupt."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def ended_by_signals(signums=(signal.SIGTERM, signal.SIGHUP)):
+    """While a run goes on, SIGTERM and SIGHUP (what `timeout`, a closed terminal and CI
+    cancellation send) unwind it as SIGINT does: every process it started ends and its
+    temporary directory is removed; then the signal takes its default course."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set there
+        return
+
+    def stop(signum, _frame):
+        raise Terminated(signum)
+    saved = {}
+    for signum in signums:
+        try:
+            saved[signum] = signal.signal(signum, stop)
+        except (OSError, ValueError):
+            pass
+    try:
+        yield
+    except Terminated as exc:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+        saved = {}
+        if signal.getsignal(exc.signum) in (signal.SIG_DFL, None):
+            os.kill(os.getpid(), exc.signum)
+        raise
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+
+
+def _run_jobs(python, roots, jobs, workers, timeout, fork, capture, progress, zygotes,
+              package_dirs, target_version, env, copy):
     base = tempfile.mkdtemp(prefix="importsafe-run-")
     roots = [os.path.realpath(r) for r in roots]
     package_dirs = dict(package_dirs or {})
     links = None
+    copies: dict[str, str] = {}
     try:
+        if copy:
+            roots, package_dirs, copies = copy_tree(base, roots, package_dirs, jobs)
         links = link_packages(base, package_dirs)
         if links is not None:
             roots = [links] + roots
@@ -622,7 +705,26 @@ def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str 
         if msgs is None:
             msgs = run_fresh(python, roots, list(jobs), workers, timeout, capture, progress,
                              base, env, lazy_syntax, lazy_modules)
+        _retry_internal(msgs, python, roots, timeout, base, env, capture, lazy_syntax,
+                        lazy_modules)
     finally:
         _unlink_packages(base)
         shutil.rmtree(base, ignore_errors=True)
-    return [(to_result(_real_files(m, links, package_dirs)), m.get("output")) for m in msgs]
+    return [(to_result(_originals(_real_files(m, links, package_dirs), copies)),
+             m.get("output")) for m in msgs]
+
+
+def _retry_internal(msgs, python, roots, timeout, base, env, capture, lazy_syntax,
+                    lazy_modules) -> None:
+    """A job the probe itself failed to run (not the module's outcome) runs again, once, in a
+    fresh interpreter; if that fails too, its reason says it was importsafe's failure."""
+    live = _Live()
+    for i, msg in enumerate(msgs):
+        if not msg.get("internal"):
+            continue
+        again = _run_fresh(python, roots, f"{i}-again", msg["entry"], msg["mode"], timeout,
+                           base, env, capture, live, lazy_syntax, lazy_modules)
+        if again.get("internal"):
+            again["reason"] = ("importsafe could not run this import (an internal error, not "
+                               f"the module's outcome): {again.get('reason')}")
+        msgs[i] = again

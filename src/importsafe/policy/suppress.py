@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import stat
 import tokenize
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping
@@ -31,7 +30,6 @@ Ignores = Mapping[int, "frozenset[str] | None"]
 
 _DIRECTIVE = re.compile(r"#\s*importsafe\s*:\s*ignore(?![\w-])(?:\[([^\]]*)\])?", re.IGNORECASE)
 _FAILING = ("error", "timeout", "crash")
-MAX_FILE = 8 << 20  # a larger file is not read for comments
 
 
 # --- the parser (pure) --------------------------------------------------------------------
@@ -101,12 +99,9 @@ def _merge(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str]
 
 def read_comments(path: str) -> list[Suppression]:
     """The suppressions of one file (none when it is not a readable regular file)."""
+    from ..static.files import read_regular
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
-            return []
-        with open(path, "rb") as f:
-            source = f.read()
+        source = read_regular(path)  # a FIFO or a device is never read
     except OSError:
         return []
     return comments(source) if b"importsafe:" in source else []  # tokenize only when it may

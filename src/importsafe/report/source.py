@@ -16,6 +16,8 @@ import stat
 import tokenize
 from functools import lru_cache
 
+from ..static.files import read_regular
+
 MAX_SOURCE = 100  # characters of a source line shown
 MAX_FILE = 8 << 20  # a larger file is not read for its lines
 
@@ -79,8 +81,7 @@ def _lines(path: str, mtime_ns: int, size: int, inode: int) -> tuple[str, ...]:
     cookie Python refuses, or bytes that do not decode, give the bytes decoded as UTF-8 with
     replacement characters. Keyed by the file's stat, so an edited file is read again."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE + 1)
+        data = read_regular(path, MAX_FILE)
     except OSError:
         return ()
     # lines as the compiler counts them: str.splitlines would also split at \f, \x1c, \u2028

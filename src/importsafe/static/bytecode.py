@@ -18,6 +18,8 @@ import os
 import sys
 from importlib.util import MAGIC_NUMBER, cache_from_source, source_hash
 
+from .files import open_regular
+
 _TAG = sys.implementation.cache_tag
 
 
@@ -42,7 +44,7 @@ def _header(path: str) -> bytes:
     """The first 16 bytes of a file (b"" when it cannot be read): two system calls fewer
     than open(), which also builds a buffered reader (one file per module)."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_regular(path)  # a FIFO in __pycache__ must not block the parse
     except OSError:
         return b""
     try:

@@ -155,15 +155,19 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
         found = loaded_file(root, top)
         return [ModuleInfo(top, found[0], found[1], root)] if found else out
     seen: set[tuple[int, int]] = set()
-    stack = [(base, top)]
-    while stack:
-        directory, dotted = stack.pop()
+    # directories reached through a symlink wait until every real one is walked: a link to a
+    # directory of the package (x1/to2 -> x2, x2/to1 -> x1) is then the one left out
+    stack, linked = [(base, top)], []
+    via: set[str] = set()  # the paths in `linked`, and below them
+    while stack or linked:
+        directory, dotted = stack.pop() if stack else linked.pop()
         if watch is not None:
             watch.append(directory)
         try:
             real = _identity(directory)
             if real in seen:
-                problems.append((directory, 1, "IS003", "symlink loop: directory visited twice"))
+                problems.append((directory, 1, "IS003", "symlink to a directory already "
+                                 "walked (a loop or an alias): not analysed again"))
                 continue
             seen.add(real)
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
@@ -173,13 +177,17 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
             problems.append((directory, 1, "IS003", f"cannot read directory: {exc.strerror}"))
             continue
         names = {e.name for e in entries}
-        chosen = chosen_files(names)
+        module_files = list(map(_module_file_name, entries))
+        # CPython's finder imports regular files only (a FIFO, a link to /dev/zero, a broken
+        # link are no module): said, and left out
+        irregular = {e.name for e, f in zip(entries, module_files)
+                     if f is not None and not _regular(e, problems)}
+        chosen = chosen_files(names - irregular)
         init = package_init(directory, names)
         out.append(ModuleInfo(dotted, init[0], init[1], root) if init is not None else
                    ModuleInfo(dotted, directory, "namespace", root))
         # CPython's FileFinder: a regular package directory beats a module file of the same
         # name, which beats a directory without __init__ (a namespace portion)
-        module_files = list(map(_module_file_name, entries))
         files = {f[0] for f in module_files if f is not None}
         listed: dict = {}  # the listings names_of_packages made of directories without one
         packages = names_of_packages(entries, listed)
@@ -198,14 +206,35 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                     continue
                 if entry.name in packages or _has_python(entry.path, problems, watch,
                                                          listed.get(entry.path)):
-                    stack.append((entry.path, f"{dotted}.{entry.name}"))
+                    if entry.is_symlink() or directory in via:
+                        via.add(entry.path)
+                        linked.append((entry.path, f"{dotted}.{entry.name}"))
+                    else:
+                        stack.append((entry.path, f"{dotted}.{entry.name}"))
                 continue
-            if found is None or found[0] in packages:
+            if found is None or found[0] in packages or entry.name in irregular:
                 continue
             if chosen.get(found[0]) != entry.name:
                 continue  # CPython loads another file of this name (extension, source, stub)
             out.append(ModuleInfo(f"{dotted}.{found[0]}", entry.path, found[1], root))
     return _dedupe(out)
+
+
+def _regular(entry: os.DirEntry, problems: list) -> bool:
+    """Is this directory entry a regular file (through a symlink too)? If not, and it is not
+    a directory, a diagnostic says so."""
+    try:
+        if entry.is_file() or entry.is_dir():
+            return True
+        mode = os.stat(entry.path).st_mode
+    except OSError:
+        problems.append((entry.path, 1, "IS003", "not a regular file (a broken symlink): "
+                         "not importable"))
+        return False
+    from .files import file_kind
+    problems.append((entry.path, 1, "IS003",
+                     f"not a regular file ({file_kind(mode)}): not importable"))
+    return False
 
 
 def names_of_packages(entries, listed: dict | None = None) -> set[str]:
@@ -275,7 +304,9 @@ def _has_python(directory: str, problems: list, watch: list | None = None,
                     found = _python_or_subdirs(it, stack)
             if found:
                 return True
-        except OSError:
+        except OSError as exc:
+            if d == directory:  # nobody can tell what it holds: said, not silently left out
+                problems.append((d, 1, "IS003", f"cannot read directory: {exc.strerror}"))
             continue
     return False
 

@@ -124,6 +124,7 @@ class Raise:
     message: str = ""
 
 
+PROCESS_EXIT = "os._exit"  # Raise.exception of a call that ends the process (problems.py)
 LOOP_ELSE = "loop-else"  # If.why of a loop's `else:` that a `break` may skip
 
 
@@ -196,6 +197,7 @@ class FileProblem:
     code: str
     line: int
     message: str
+    exception: str = "SyntaxError"  # what importing the file raises (static/problems.py)
 
 
 @dataclass(frozen=True, slots=True)

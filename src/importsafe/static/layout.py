@@ -77,6 +77,8 @@ def resolve_layout(paths, source_roots
         path = os.path.realpath(raw)
         if not os.path.exists(raw):
             raise InputError(f"path does not exist: {raw}")
+        if not (os.path.isfile(path) or os.path.isdir(path)):
+            raise InputError(f"not a regular file or directory: {raw}")
         project = package_dirs.find(path)
         if project is not None:
             for top, directory in project.dirs:

@@ -11,6 +11,10 @@ changes nothing that matters for import-time behaviour:
 """
 from __future__ import annotations
 
+import marshal
+import os
+import re
+import signal
 from functools import lru_cache
 
 
@@ -65,9 +69,61 @@ def _make_lowering(cst, PositionProvider, _LAZY):  # noqa: N803 - libcst's names
     return _Lower
 
 
+MAX_DEPTH = 200  # nesting CPython's own parser refuses beyond (brackets); libcst recurses
+MAX_SECONDS = 30  # for one file in the fallback parser's process
+_CHAIN = re.compile(rb"(?:\.[ \t]*[A-Za-z_][A-Za-z_0-9]*[ \t]*){%d}" % MAX_DEPTH)
+
+
+def too_deep(source: bytes | str) -> bool:
+    """Does the source nest deeper than MAX_DEPTH (brackets, or an attribute chain), where
+    libcst's native parser may exhaust its stack and kill the process?"""
+    data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
+    if _CHAIN.search(data):
+        return True
+    depth = 0
+    for char in data.translate(None, _NOT_BRACKETS):
+        depth += 1 if char in b"([{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"()[]{}")
+
+
 def lower(source: bytes | str) -> tuple[str, frozenset[int], dict[int, frozenset[str]]] | None:
     """(lowered source, lines of lazy imports, type parameter names by the line of their
-    def / class), or None when libcst cannot parse it either."""
+    def / class), or None when libcst cannot parse it either, when it nests too deep for
+    it (too_deep), or when it takes over MAX_SECONDS. libcst runs in a child process where
+    there is fork: a crash of its native code costs that file, not the whole check."""
+    if too_deep(source):
+        return None
+    if not hasattr(os, "fork"):
+        return _lower(source)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_fd)
+            signal.alarm(MAX_SECONDS)
+            found = _lower(source)
+            data = marshal.dumps(found if found is None else
+                                 (found[0], found[1], {k: v for k, v in found[2].items()}))
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(data)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as src:
+        data = src.read()
+    os.waitpid(pid, 0)
+    try:
+        return marshal.loads(data) if data else None
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
+def _lower(source: bytes | str):
     try:
         import libcst as cst
         from libcst.metadata import MetadataWrapper

@@ -11,15 +11,17 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from .bytecode import compiled_before
 from .discover import ModuleInfo
 from .events import FileProblem, LazyFacts, ModuleFacts
+from .files import read_regular
 from .facts import declared_global, facts_from_source, function_from_source
 from .installed import analysed_tops
 from .layout import Target, find_top, scan
 from .parallel import map_streamed, no_cyclic_gc
+from .problems import complete
 from .skim import def_spans
 from .state import ImportedNames, functions_of
 
 if TYPE_CHECKING:  # the cache is passed in: the stage above owns what is kept on disk
-    from ..store.facts import FactsCache, PickledFunctions
+    from ..store.facts import EncodedFunctions, FactsCache
 
 PARALLEL_MIN_FILES = 400
 
@@ -32,9 +34,10 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
         compiles = not bodies and compiled_before(info.path, source)
         # the digest and the function-level imports serve only the results cache, which
         # exists exactly when the facts cache does
-        facts = facts_from_source(source, info.name, info.path, info.kind == "package",
-                                  target_version, bodies, nested=cache is not None,
-                                  compiles=compiles)
+        facts = complete(facts_from_source(source, info.name, info.path,
+                                           info.kind == "package", target_version, bodies,
+                                           nested=cache is not None, compiles=compiles),
+                         source)
         return replace(facts, digest=digest) if digest is not None else facts
 
     def unreadable(exc: OSError) -> ModuleFacts:
@@ -47,13 +50,13 @@ def read_functions(info: ModuleInfo, target_version=(3, 11),
                    cache: FactsCache | None = None, future: bool | None = None,
                    spans: tuple = ()) -> Mapping:
     """(name, line) -> FunctionFacts with its body, for every module-level function; cached
-    one pickle per function (cache.PickledFunctions): a call at import time loads the body it
+    one entry per function (store.facts.EncodedFunctions): a call at import time loads the body it
     runs, not every body of its module. `future` and `spans`: the module's
     ModuleFacts.future_annotations and def_spans, when known (FunctionsOnDemand)."""
     if cache is None:
         return FunctionsOnDemand(info, target_version, future, spans)
 
-    def make(source: bytes, digest: str | None) -> "PickledFunctions":
+    def make(source: bytes, digest: str | None) -> "EncodedFunctions":
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies=True, nested=False)
         return cache.pack_functions(functions_of(facts.body))
@@ -152,20 +155,9 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
 
 
 def read_bytes(path: str) -> bytes:
-    """A file's bytes, read with system calls alone: open() also builds a buffered reader,
-    a tenth of the time it takes to read a module."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size + 1  # one more, to see the end at once
-        chunks = []
-        while True:
-            chunk = os.read(fd, size)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-            size = 1 << 20
-    finally:
-        os.close(fd)
+    """A source file's bytes; OSError (files.NotRegularFile) for a FIFO, a device, a socket
+    or a file too large, which are never read."""
+    return read_regular(path)
 
 
 def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsCache | None):

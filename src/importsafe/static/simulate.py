@@ -21,6 +21,10 @@ from .events import (
     LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
     SetAttr, Try, Use,
 )
+from .problems import NESTING_UNKNOWN  # noqa: I001 - see exec_module
+from .events import (  # noqa: I001 - apart: the process-exit marker (problems.py)
+    PROCESS_EXIT,
+)
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
                                             "__spec__", "__loader__", "__builtins__",
@@ -201,11 +205,16 @@ class Simulator(LazyImports, ImportState):
                                                                    importer.line)))
         self.stack.append(st)
         try:
+            if len(self.stack) >= NESTING_UNKNOWN:  # CPython's recursion limit (problems.py)
+                raise RecursionError()  # unknown (run), and never memoised: depends on depth
             if facts.problem is not None:
                 st.line = facts.problem.line
                 if facts.problem.code == "IS003":
                     raise SimUnknown(f"{info.path}: {facts.problem.message}")
-                raise self.error("SyntaxError", name, None, facts.problem.message)
+                exc = facts.problem.exception  # RecursionError, MemoryError: no module
+                raise self.error(exc, name if exc in ("SyntaxError", "IndentationError",
+                                                      "TabError") else None,
+                                 None, facts.problem.message)
             self.exec_block(facts.body, Frame_("module", st))
         except BaseException:
             self.forget(st)
@@ -396,6 +405,8 @@ class Simulator(LazyImports, ImportState):
         raise FunctionReturn()
 
     def e_Raise(self, ev: Raise, frame):
+        if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
+            raise SimUnknown(f"{ev.message} (line {ev.line})")
         err = self.error(ev.exception, None, None, ev.message)
         err.explicit = True
         raise err
@@ -655,7 +666,7 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
     return Simulator(program, trace).run(entry, mode)
 
 
-TOO_DEEP = "import chain too deep to replay"
+TOO_DEEP = "imports nested too deep: CPython may reach its recursion limit (RecursionError)"
 
 
 def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:

@@ -1,21 +1,24 @@
 """Facts cached by file content (IO edge).
 
-Key: the source bytes' digest, the module's name, path and kind, the target version, whether function
-bodies were extracted, and a fingerprint of the extractor's own code (so a new importsafe, or
-an edited extractor, never reads old facts). One file per key, written to a temporary file and
-renamed into place: concurrent runs never see a half-written entry, and a corrupt or
-unreadable entry is a miss.
+Key: the source bytes' digest, the module's name, path and kind, the target version, whether
+function bodies were extracted, and a fingerprint of the extractor's own code (so a new
+importsafe, or an edited extractor, never reads old facts). One file per key, in the plain
+data format of codec.py, written to a temporary file and renamed into place: concurrent runs
+never see a half-written entry; a missing entry is a miss, and a refused one (corrupt, not
+the user's, see safety.py) a miss with a warning.
 """
 from __future__ import annotations
 
+import marshal
 import os
-import pickle
 from functools import lru_cache
 
-from .runs import write_pickles
+from . import codec, safety
 from ..static.events import ModuleFacts
 
-_EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py")
+_EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py",
+              "problems.py")
+KIND_FACTS, KIND_FUNCTIONS = "facts", "functions"
 
 
 @lru_cache(maxsize=1)
@@ -25,20 +28,27 @@ def extractor_fingerprint() -> str:
     digest = hashlib.sha256(__version__.encode())
     here = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "static")
     for name in _EXTRACTOR:
-        with open(os.path.join(here, name), "rb") as f:
-            digest.update(f.read())
+        try:
+            with open(os.path.join(here, name), "rb") as f:
+                digest.update(f.read())
+        except FileNotFoundError:
+            continue
     return digest.hexdigest()[:16]
 
 
 class FactsCache:
-    """A directory of pickled ModuleFacts; a plain value, so worker processes can use it.
+    """A directory of encoded ModuleFacts; a plain value, so worker processes can use it.
     `summaries`: path -> the summary (events.summary, digest included) of the files the run
-    cache saw unchanged since that digest was taken (runcache.py): they are not read at all,
+    cache saw unchanged since that digest was taken (runs.py): they are not read at all,
     and their facts are loaded only when a simulation reads them (LazyFacts)."""
 
     def __init__(self, directory: str, summaries: dict[str, ModuleFacts] | None = None):
         self.directory = directory
         self.summaries = summaries or {}
+        why = safety.check_root(directory)
+        self.usable = why is None
+        if why is not None:
+            safety.warn(directory, why)
 
     def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool) -> str:
         """`digest`: the source's sha256 (hex)."""
@@ -47,38 +57,59 @@ class FactsCache:
                                     tuple(version), bodies)).encode()).hexdigest()
 
     def _file(self, key: str) -> str:
-        return os.path.join(self.directory, key[:2], key[2:] + ".pickle")
+        return os.path.join(self.directory, key[:2], key[2:] + ".facts")
 
-    def get(self, key: str) -> ModuleFacts | PickledFunctions | None:
-        try:
-            with open(self._file(key), "rb") as f:
-                found = pickle.load(f)
-        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
+    def get(self, key: str) -> ModuleFacts | EncodedFunctions | None:
+        if not self.usable:
             return None
-        return found if isinstance(found, (ModuleFacts, PickledFunctions)) else None
+        data = safety.read_file(self._file(key), self.directory)
+        if data is None:
+            return None
+        try:
+            sections = codec.Sections(data, "facts")
+            kind, value = sections[0]
+            if kind == KIND_FACTS:
+                found = codec.decode(value)
+                return found if found.__class__ is ModuleFacts else None
+            if kind == KIND_FUNCTIONS and value.__class__ is dict:
+                return EncodedFunctions(value)
+            raise codec.CacheFormatError("unknown entry")
+        except (codec.CacheFormatError, TypeError, ValueError) as exc:
+            safety.warn(self.directory, f"entry refused: {exc}")
+            return None
 
-    def put(self, key: str, value: ModuleFacts | PickledFunctions) -> None:
-        write_pickles(self._file(key), value)
+    def put(self, key: str, value: ModuleFacts | EncodedFunctions) -> None:
+        if not self.usable:
+            return
+        if isinstance(value, EncodedFunctions):
+            section = (KIND_FUNCTIONS, value.blobs)
+        else:
+            section = (KIND_FACTS, codec.encode(value))
+        try:
+            data = codec.pack("facts", section)
+        except ValueError:  # a value marshal cannot hold, or nested too deep: not cached
+            return
+        safety.write_file(self._file(key), data, self.directory)
 
     @staticmethod
-    def pack_functions(functions: dict) -> "PickledFunctions":
+    def pack_functions(functions: dict) -> "EncodedFunctions":
         """What `put` keeps of a module's functions (read back one at a time)."""
-        return PickledFunctions.of(functions)
+        return EncodedFunctions.of(functions)
 
 
-class PickledFunctions:
-    """(name, line) -> FunctionFacts, each function kept pickled until its first get: loading
+class EncodedFunctions:
+    """(name, line) -> FunctionFacts, each function kept encoded until its first get: loading
     a module's bodies for the one function called at import time then costs that function."""
 
     __slots__ = ("blobs", "loaded")
 
     def __init__(self, blobs: dict):
-        self.blobs = blobs  # (name, line) -> pickled FunctionFacts
+        self.blobs = blobs  # (name, line) -> marshalled codec.encode(FunctionFacts)
         self.loaded: dict = {}
 
     @classmethod
-    def of(cls, functions: dict) -> "PickledFunctions":
-        return cls({key: pickle.dumps(func, protocol=pickle.HIGHEST_PROTOCOL)
+    def of(cls, functions: dict) -> "EncodedFunctions":
+        return cls({key: marshal.dumps(codec.encode(func), codec.MARSHAL_VERSION)
                     for key, func in functions.items()})
 
     def get(self, key, default=None):
@@ -87,8 +118,12 @@ class PickledFunctions:
             blob = self.blobs.get(key)
             if blob is None:
                 return default
-            found = self.loaded[key] = pickle.loads(blob)
+            try:
+                found = codec.decode(marshal.loads(blob, **codec._LOADS_KW))
+            except (codec.CacheFormatError, TypeError, ValueError, EOFError):
+                return default
+            self.loaded[key] = found
         return found
 
     def __reduce__(self):
-        return PickledFunctions, (self.blobs,)
+        return EncodedFunctions, (self.blobs,)

@@ -23,15 +23,17 @@ place (not by pip, which replaces the directory) goes unseen.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT = 7
+from . import safety
+
+FORMAT = 8
 RACY_NS = 2_000_000_000  # the coarsest common timestamp granularity (FAT: 2 s)
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+HEAD_BYTES = 1 << 16  # read first: the header, and often the sections a warm run needs
 YOUNG = "young"  # the signature of a path too recently changed to be trusted
 
 
@@ -107,51 +109,93 @@ class Previous:
 
 
 class RunCache:
-    """One stored run per argument set, in DIR/runs/: a file holding three pickles: the
-    paths with their signatures; the report; (traces, path -> (signature, summary), scans).
-    Replaced by every run, so the cache does not grow with edits."""
+    """One stored run per argument set, in DIR/runs/: a file of three sections (codec.py):
+    the paths with their signatures; the report; (traces, path -> (signature, summary),
+    scans). Replaced by every run, so the cache does not grow with edits."""
 
     def __init__(self, directory: str, arguments: tuple):
         import hashlib
         # relative paths and the environment's extension suffixes are part of the arguments
         key = repr((FORMAT, code_fingerprint(), os.getcwd(), sys.version_info[:2], arguments))
         name = hashlib.sha256(key.encode()).hexdigest()
-        self.file = os.path.join(directory, "runs", name[:2], name[2:] + ".pickle")
+        self.directory = directory
+        self.file = os.path.join(directory, "runs", name[:2], name[2:] + ".run")
         self.started = time.time_ns()
         self.tried = False
         self.seen: dict[str, tuple | None] = {}  # signatures taken by get(), for previous()
+        self._sections = None
+        why = safety.check_root(directory)
+        self.usable = why is None
+        if why is not None:
+            safety.warn(directory, why)
+
+    def _read(self, upto: int = 2):
+        """The stored run's sections (codec.Sections), or None; the file is read as far as
+        the end of its first `upto` sections (a warm run needs two of the three)."""
+        from .codec import CacheFormatError, Sections
+        have = self._sections
+        if not self.usable or (have is not None and len(have.data) >= have.end(upto - 1)):
+            return have if self.usable else None
+        try:
+            if have is None:
+                data = safety.read_file(self.file, self.directory, HEAD_BYTES)
+                if data is None:
+                    return None
+                have = Sections(data, "run", complete=False)
+            if len(have.data) < have.end(upto - 1):
+                data = safety.read_file(self.file, self.directory, have.end(upto - 1))
+                if data is None:
+                    return None
+                have = Sections(data, "run", complete=False)
+        except CacheFormatError as exc:
+            self._refused(exc)
+            return None
+        self._sections = have
+        return have
+
+    def _refused(self, exc: Exception) -> None:
+        self._sections = None
+        self.usable = False
+        safety.warn(self.directory, f"stored run refused: {exc}")
 
     def get(self):
         """The stored report when every path it read is unchanged, else None."""
         self.tried = True
+        sections = self._read()
+        if sections is None:
+            return None
+        from .codec import CacheFormatError, decode
         try:
-            with open(self.file, "rb") as f:
-                paths, signatures = pickle.load(f)
-                seen = self.seen
-                for path, sig in zip(paths, signatures):
-                    now = seen[path] = signature(path)
-                    if now != sig:
-                        return None
-                return pickle.load(f)  # the report, after the paths it depends on
-        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: a miss
+            paths, signatures = sections[0]
+            seen = self.seen
+            for path, sig in zip(paths, signatures):
+                now = seen[path] = signature(path)
+                if now != sig:
+                    return None
+            return decode(sections[1])  # the report, after the paths it depends on
+        except (CacheFormatError, TypeError, ValueError) as exc:
+            self._refused(exc)
             return None
 
     def previous(self) -> Previous | None:
         """The stored run, with the summaries of the files whose signature is still the one
         recorded with them."""
+        sections = self._read(3)
+        if sections is None:
+            return None
+        from .codec import CacheFormatError
         try:
-            with open(self.file, "rb") as f:
-                paths, signatures = pickle.load(f)
-                report = pickle.load(f)
-                traces, summaries, scans = pickle.load(f)
-        except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: nothing to reuse
+            paths, signatures = sections[0]
+            report, traces, summaries, scans = _decode_previous(sections[1], sections[2])
+        except (CacheFormatError, TypeError, ValueError) as exc:
+            self._refused(exc)
             return None
         seen = self.seen
         recorded = dict(zip(paths, signatures))
 
         def unchanged(path):
             sig = recorded.get(path, YOUNG)
-            return sig is not YOUNG and sig is not None and \
+            return sig != YOUNG and sig is not None and \
                 sig == (seen[path] if path in seen else signature(path))
         # a directory scan holds while none of the directories it listed changed, or those
         # that did list the same entries as when it was made (scans are recorded with the
@@ -161,7 +205,7 @@ class RunCache:
         def same(directory, listings):
             if unchanged(directory):
                 return True
-            known = listings.get(directory)
+            known = listings.get(directory) if listings is not None else None
             return known is not None and listing(directory) == known
         scans = {key: found for key, found in scans.items()
                  if all(same(d, found[3]) for d in found[2])}
@@ -176,6 +220,8 @@ class RunCache:
         rewrite within the file system's timestamp granularity would look unchanged), nor is
         its summary; the results may be, since their traces hold the fingerprints of what was
         actually read."""
+        if safety.check_root(self.directory) is not None:
+            return
         limit = self.started - RACY_NS
         sigs = {}
         for path in set(paths) | set(summaries):
@@ -184,22 +230,34 @@ class RunCache:
                 else sig
         paths = sorted(sigs)
         known = {path: (sigs[path], found) for path, found in summaries.items()
-                 if sigs[path] is not YOUNG and sigs[path] is not None}
-        # three pickles: a warm run reads the first two only
-        write_pickles(self.file, (tuple(paths), tuple(sigs[p] for p in paths)), report,
-                      (traces, known, scans))
+                 if sigs[path] != YOUNG and sigs[path] is not None}
+        from .codec import encode, pack
+        try:
+            data = pack("run", (tuple(paths), tuple(sigs[p] for p in paths)), encode(report),
+                        _encode_rest(traces, known, scans))
+        except ValueError:  # a value marshal cannot hold: not stored
+            return
+        safety.write_file(self.file, data, self.directory)
 
 
-def write_pickles(target: str, *values) -> None:
-    """Pickle `values` one after the other into a temporary file beside `target`, then
-    rename: readers never see half an entry. A read-only or full disk only costs speed."""
-    import tempfile
-    try:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            for value in values:
-                pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, target)
-    except OSError:
-        return
+def _encode_rest(traces, known: dict, scans: dict) -> tuple:
+    """The third section: traces, summaries and scans as plain values."""
+    from .codec import encode, encode_many
+    t = traces
+    return ((t.prefix, t.names, t.fingerprints, t.masks, t.index_key, t.digests),
+            {path: (sig, encode(found)) for path, (sig, found) in known.items()},
+            {key: (encode_many(infos), problems, dirs, listings)
+             for key, (infos, problems, dirs, listings) in scans.items()})
+
+
+def _decode_previous(report_section, rest) -> tuple:
+    """(report, traces, summaries, scans) from the second and third sections."""
+    from .codec import CacheFormatError, decode, decode_many
+    from .results import Traces
+    traces, known, scans = rest
+    if not (traces.__class__ is tuple and known.__class__ is dict and scans.__class__ is dict):
+        raise CacheFormatError("malformed run")
+    summaries = {path: (sig, decode(found)) for path, (sig, found) in known.items()}
+    return (decode(report_section), Traces(*traces), summaries,
+            {key: (decode_many(infos), problems, dirs, listings)
+             for key, (infos, problems, dirs, listings) in scans.items()})

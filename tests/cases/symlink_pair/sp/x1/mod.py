@@ -1,0 +1,1 @@
+from sp.x2 import X2
