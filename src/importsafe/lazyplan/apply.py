@@ -1,0 +1,207 @@
+"""Use cases of the lazy-import plan: analyse, check, write. IO here: reading sources, and
+writing through fix.apply.write_patches (the plan's edits) or the filter module."""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from ..api import deep_recursion, load
+from ..fix.apply import read_text, write_patches
+from ..fix.plan import patched_program
+from ..static.parallel import no_cyclic_gc
+from ..static.simulate import simulate, traced_run
+from .effects import Engine
+from .plan import (LISTED, SYNTAX, check_plan, filter_module, lines_of_listing, listed_modules,
+                   loaded_modules, patches_for)
+from .readers import Readers
+from .scan import scan_module
+from .table import table
+from .verdict import (closures_from_trace, import_graph, module_verdicts, static_closure,
+                      statement_verdict)
+
+LAZY_SYNTAX = (3, 15)
+FILTER_MARK = "as `importsafe lazy-plan` found them safe"
+
+
+@dataclass(frozen=True, slots=True)
+class Benefit:
+    entry: str
+    eager: int  # analysed modules `import entry` runs today
+    lazy: int  # ... with the plan applied
+
+
+@dataclass(frozen=True, slots=True)
+class LazyPlan:
+    roots: tuple[str, ...]
+    statements: tuple  # StatementVerdict, sorted by file and line
+    modules: dict  # module -> ModuleVerdict, every analysed module
+    lazy: frozenset  # (module, line) the plan makes lazy
+    style: str  # SYNTAX or LISTED
+    patches: tuple
+    base: dict  # (entry, mode) -> Result today
+    after: dict  # (entry, mode) -> Result with the plan (mode lazy: unchanged)
+    benefit: tuple[Benefit, ...]
+    assumed: dict  # module -> external functions it calls that the effect table lacks
+    packages: tuple[str, ...]
+    target_version: tuple[int, int]
+    written: tuple[str, ...] = ()
+    problem: str | None = None  # why nothing was written
+    filter_text: str | None = None
+    filter_written: str | None = None
+    problems: tuple = field(default=())  # (file, line, message) of unreadable sources
+
+    @property
+    def broken(self) -> list:
+        """Entries that work today and fail with the plan (none, once checked)."""
+        return [pair for pair, r in self.after.items()
+                if self.base[pair].outcome == "ok" and r.outcome != "ok"]
+
+
+def _sources(index) -> tuple[dict, list]:
+    sources, problems = {}, []
+    for name, info in index.items():
+        if info.kind not in ("module", "package"):
+            continue
+        try:
+            with open(info.path, "rb") as f:
+                sources[name] = f.read()
+        except OSError as exc:
+            problems.append((info.path, 1, f"cannot read: {exc.strerror}"))
+    return sources, problems
+
+
+def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
+              target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
+              effects: dict | None = None) -> LazyPlan:
+    """Every module-level import of the code under `paths` that PEP 810 allows to be lazy:
+    lazy-safe or why not, and the checked plan for the target version."""
+    loaded = load(list(paths), source_roots, target_version, jobs)
+    program = loaded.program
+    index = program.index
+    is_module = index.__contains__
+    sources, problems = _sources(index)
+    with no_cyclic_gc(), deep_recursion():
+        scans = {n: scan_module(sources[n], n, index[n].path, index[n].kind == "package",
+                                is_module) for n in sorted(sources)}
+        engine = Engine(scans, sources.__getitem__, table(effects), is_module)
+        found_effects, found_reads = {}, {}
+        for name in scans:
+            found_effects[name], found_reads[name] = engine.module_effects(name)
+        readers = Readers(sources, {n: index[n].path for n in sources})
+        modules = module_verdicts(found_effects, found_reads, readers, set(scans),
+                                  loaded.roots)
+        entries = loaded.entries
+        base = {(e, m): simulate(e, m, program) for e in entries
+                for m in ("normal", "bare", "lazy")}
+        packages = tuple(sorted({e.partition(".")[0] for e in entries}))
+        closures, ran = {}, set()
+        for top in packages:
+            if top in index:
+                _, trace = traced_run(program, top, "normal")
+                for key, value in closures_from_trace(trace).items():
+                    closures.setdefault(key, set()).update(value)
+                ran.update(m for event, m, _ in trace if event == "done")
+        graph = import_graph(scans, is_module)
+
+        def closure_of(stmt, module):
+            if module in ran:
+                return closures.get((module, stmt.line), set())
+            return static_closure(stmt, module, graph, ran, is_module)
+
+        verdicts = []
+        for module in entries:
+            scan = scans.get(module)
+            if scan is None:
+                continue
+            mentions = _mention_counter(sources[module])
+            for stmt in scan.statements:
+                if stmt.eligible:
+                    verdicts.append(statement_verdict(
+                        scan, stmt, closure_of(stmt, module), modules,
+                        engine.table.modules, mentions,
+                        lambda other, m=module: closure_of(other, m), _target(stmt, is_module)))
+        by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
+        checked = check_plan(program, verdicts, entries, base, read_text, by_statement)
+        style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
+        lazy = set(checked.lazy)
+        if style == LISTED:
+            lazy = lines_of_listing(verdicts, listed_modules(verdicts, lazy))
+            if lazy != checked.lazy:
+                again = check_plan(program, [v if (v.module, v.line) in lazy else
+                                             replace(v, lazy_safe=False) for v in verdicts],
+                                   entries, base, read_text, by_statement)
+                checked = replace(again, kept={**checked.kept, **again.kept})
+                lazy = lines_of_listing(verdicts, listed_modules(verdicts, set(again.lazy)))
+        patches = tuple(patches_for(program, verdicts, lazy, style, read_text))
+        after = dict(checked.after)
+        after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
+        as_lazy = patches_for(program, verdicts, lazy, SYNTAX, read_text)  # as on 3.15
+        changed = patched_program(program, as_lazy, program.target_version) if as_lazy \
+            else program
+        benefit = tuple(Benefit(top, loaded_modules(program, top), loaded_modules(changed, top))
+                        for top in packages if top in index)
+    final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
+                         key=lambda v: (v.file, v.line)))
+    analysed = {n: modules[n] for n in entries if n in modules}
+    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, patches, base,
+                    after, benefit, {n: tuple(sorted(v)) for n, v in engine.assumed.items()
+                                     if n in analysed}, packages, tuple(target_version),
+                    problems=tuple(problems),
+                    filter_text=filter_module(set(lazy) if style == SYNTAX else set(lazy),
+                                              list(final), packages))
+
+
+def _target(stmt, is_module) -> str:
+    """The module a statement is about: `from pkg import sub` names the submodule."""
+    targets = stmt.targets(is_module)
+    return targets[1] if stmt.kind == "from" and len(targets) > 1 else targets[0]
+
+
+def _with_kept(v, kept: dict):
+    reason = kept.get((v.module, v.line))
+    if reason is None:
+        return v
+    return replace(v, lazy_safe=False, reasons=(*v.reasons, reason))
+
+
+def _mention_counter(source: bytes):
+    from ..static.sideeffects import mentions
+    text = source.decode("utf-8", "replace")
+    return lambda name: mentions(text, name)
+
+
+def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) -> LazyPlan:
+    """Apply the checked plan: its edits (all or none), and/or the filter module."""
+    if plan.broken:
+        return replace(plan, problem="the plan breaks first imports that work today; "
+                                     "nothing was written")
+    written, problem = (), None
+    if patches and plan.patches:
+        written, problem = write_patches(plan.patches)
+    filter_written = None
+    if filter_path is not None and problem is None:
+        problem = _write_filter(filter_path, plan.filter_text or "")
+        filter_written = None if problem else filter_path
+    return replace(plan, written=tuple(written), problem=problem, filter_written=filter_written)
+
+
+def _write_filter(path: str, text: str) -> str | None:
+    """Write the filter module (a new file, or one this command wrote before), atomically."""
+    if os.path.exists(path):
+        try:
+            current = read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"cannot read {path}: {exc}; nothing was written there"
+        if FILTER_MARK not in current:
+            return f"{path} exists and is not a filter importsafe wrote; nothing was written there"
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".importsafe-", suffix=".py")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror}"
+    return None

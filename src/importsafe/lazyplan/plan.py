@@ -1,0 +1,189 @@
+"""The verified plan: which lazy-safe statements become lazy, how it is written, and proof
+that no first import that works today fails after it (pure: texts come in through read_text).
+
+The statements the effect analysis found lazy-safe are made lazy together, and every entry
+is re-simulated in mode normal and bare with them lazy (explicit `lazy` statements are lazy in
+every mode; under the global lazy mode, `-X lazy_imports=all`, every one of them is lazy
+already, so mode lazy needs no second run). An entry that worked before and fails after
+names the statements to keep eager: the lazy declarations on its failure chain, else the
+statements that first ran a module on the chain (the order they gave is what the failure
+lacks). Those go back to eager (rule IS109) and the rest is simulated again, until nothing
+new fails. `__lazy_modules__` names modules, not statements: a module is listed only when
+every import of it in the file is in the plan.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..fix.plan import FilePatch, patched_program
+from ..model import Result
+from ..static.simulate import simulate, traced_run
+from ..static.state import Program
+from .rewrite import add_lazy_modules, make_lazy
+from .verdict import FAILS, Reason, StatementVerdict
+
+SYNTAX, LISTED = "lazy", "__lazy_modules__"
+CHECKED_MODES = ("normal", "bare")
+MAX_ROUNDS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """The plan as simulated: the statements it makes lazy and what every entry does then."""
+
+    lazy: frozenset[tuple[str, int]]  # (module, line)
+    patches: tuple[FilePatch, ...]
+    after: dict  # (entry, mode) -> Result with the plan applied
+    kept: dict  # (module, line) -> Reason: made eager again because laziness broke an entry
+
+
+def plan_lines(verdicts: list[StatementVerdict]) -> set[tuple[str, int]]:
+    """The statements the plan makes lazy: lazy-safe ones that run and are not lazy yet."""
+    return {(v.module, v.line) for v in verdicts if v.lazy_safe and not v.statement.lazy
+            and v.statement.guard != "TYPE_CHECKING"}
+
+
+def listed_modules(verdicts: list[StatementVerdict], lazy: set) -> dict[str, tuple]:
+    """Importer -> (modules `__lazy_modules__` can list, first line naming one): a module
+    whose every eligible import in the file is in the plan."""
+    named: dict[str, dict[str, list]] = {}
+    for v in verdicts:
+        stmt = v.statement
+        if stmt.guard == "TYPE_CHECKING":
+            continue
+        for module in stmt.modules:
+            named.setdefault(v.module, {}).setdefault(module, []).append(v)
+    out = {}
+    for importer, by_module in named.items():
+        ok = {m: vs for m, vs in by_module.items()
+              if all((v.module, v.line) in lazy for v in vs)}
+        if ok:
+            out[importer] = (tuple(sorted(ok)), min(v.line for vs in ok.values() for v in vs))
+    return out
+
+
+def lines_of_listing(verdicts: list[StatementVerdict], listed: dict) -> set:
+    """The statements a `__lazy_modules__` listing makes lazy."""
+    return {(v.module, v.line) for v in verdicts if v.module in listed
+            and v.statement.guard != "TYPE_CHECKING"
+            and any(m in listed[v.module][0] for m in v.statement.modules)}
+
+
+def patches_for(program: Program, verdicts, lazy: set, style: str, read_text) -> list:
+    by_module: dict[str, set[int]] = {}
+    for module, line in lazy:
+        by_module.setdefault(module, set()).add(line)
+    listed = listed_modules(verdicts, lazy) if style == LISTED else {}
+    out = []
+    for module in sorted(listed if style == LISTED else by_module):
+        path = program.index[module].path
+        old = read_text(path)
+        if style == LISTED:
+            names, first = listed[module]
+            new = add_lazy_modules(old, names, first)
+        else:
+            new = make_lazy(old, sorted(by_module[module]))
+        out.append(FilePatch(module, path, old, new, ()))
+    return out
+
+
+def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base: dict,
+               read_text, closures: dict) -> Checked:
+    """Make the plan's statements lazy, simulate every entry in modes normal and bare, and
+    send back to eager whatever breaks an entry that works today, until nothing does."""
+    lazy = plan_lines(verdicts)
+    kept: dict[tuple[str, int], Reason] = {}
+    by_path = {info.path: name for name, info in program.index.items()}
+    todo = [(e, m) for e in entries for m in CHECKED_MODES]
+    after: dict = {}
+    patches: list = []
+    for _ in range(MAX_ROUNDS):
+        patches = patches_for(program, verdicts, lazy, SYNTAX, read_text)
+        changed = patched_program(program, patches, program.target_version)
+        after = {pair: simulate(pair[0], pair[1], changed) for pair in todo}
+        broken = [r for pair, r in after.items()
+                  if base[pair].outcome == "ok" and r.outcome != "ok"]
+        if not broken:
+            break
+        culprits: set = set()
+        for result in broken:
+            found = _culprits(result, lazy, by_path, closures)
+            for c in found:
+                kept.setdefault(c, _reason(result, program))
+            culprits |= found
+        if not culprits:  # nothing to blame: keep the whole plan out rather than guess
+            culprits = set(lazy)
+            for c in culprits:
+                kept.setdefault(c, _reason(broken[0], program))
+        lazy -= culprits
+    return Checked(frozenset(lazy), tuple(patches), after, kept)
+
+
+def _culprits(result: Result, lazy: set, by_path: dict, closures: dict) -> set:
+    chain = result.error.chain if result.error is not None else ()
+    declared = {(by_path.get(f.file), f.line) for f in chain} & lazy
+    if declared:
+        return declared
+    on_chain = {f.module for f in chain} | {result.entry}
+    return {stmt for stmt in lazy if closures.get(stmt, set()) & on_chain}
+
+
+def _reason(result: Result, program: Program) -> Reason:
+    if result.error is None:
+        info = program.index.get(result.entry)
+        return Reason(FAILS, info.path if info else "", 1,
+                      f"lazily, importing {result.entry} first ({result.mode}) becomes "
+                      f"undecidable: {result.reason}")
+    err = result.error
+    where = err.chain[-1] if err.chain else None
+    return Reason(FAILS, where.file if where else "", where.line if where else 1,
+                  f"lazily, importing {result.entry} first ({result.mode}) fails: "
+                  f"{err.exception}: {err.message}")
+
+
+def loaded_modules(program: Program, entry: str) -> int:
+    """How many analysed modules `import entry` (normal mode) runs."""
+    _, trace = traced_run(program, entry, "normal")
+    return len({module for event, module, _ in trace if event == "done"})
+
+
+def filter_module(lazy: set, verdicts: list[StatementVerdict], packages) -> str:
+    """The source of a small module that installs a `sys.set_lazy_imports_filter` keeping
+    every import of the analysed packages eager except those the plan makes lazy."""
+    keys = sorted({k for v in verdicts if (v.module, v.line) in lazy for k in _filter_keys(v)}
+                  - {k for v in verdicts if (v.module, v.line) not in lazy
+                     and v.statement.guard != "TYPE_CHECKING" for k in _filter_keys(v)})
+    lines = ",\n".join(f"    {key!r}" for key in keys)
+    return f'''"""Lazy imports for {", ".join(packages)}, as `importsafe lazy-plan` found them safe.
+
+Call install() before importing the package, on Python 3.15 or later (PEP 810): every import
+statement of the package stays eager except the ones listed, which the plan checked; imports
+made by other code follow the global mode you choose (install sets "all").
+"""
+import sys
+
+PACKAGES = {tuple(packages)!r}
+# (importing module, imported module, names imported or None for `import m`)
+LAZY = frozenset({{
+{lines}
+}})
+
+
+def lazy_filter(importer, name, fromlist):
+    if importer is None or importer.partition(".")[0] not in PACKAGES:
+        return True
+    return (importer, name, tuple(fromlist) if fromlist else None) in LAZY
+
+
+def install(mode="all"):
+    sys.set_lazy_imports_filter(lazy_filter)
+    sys.set_lazy_imports(mode)
+'''
+
+
+def _filter_keys(v: StatementVerdict) -> list[tuple]:
+    """What the filter is called with for the statement (once per module it names)."""
+    stmt = v.statement
+    if stmt.kind == "import":
+        return [(v.module, m, None) for m in stmt.modules]
+    return [(v.module, stmt.modules[0], tuple(n for n, _ in stmt.names))]

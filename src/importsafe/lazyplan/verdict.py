@@ -1,0 +1,199 @@
+"""Per module-level import statement: lazy-safe, or why it must stay eager (pure).
+
+A module *must load eagerly* when its import has an effect that some code can observe
+(readers.py), or when it reads, while it runs, state other modules fill (its answer depends
+on which ran before it). An import statement is lazy-safe when making it lazy moves no such
+module: none is among the modules the statement runs first (its *closure*: the modules that
+start while it runs, in the ordinary first import of the package, replayed by the simulator;
+for a module the package's import never runs, every module its imports can reach that the
+package's import did not already run). When its names are read unconditionally while the
+importing module still runs, the closure runs there instead, which changes nothing as long
+as nothing in between touches the same state. Import failures are the plan's part (plan.py).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .effects import Effect, OrderRead
+from .readers import Readers, Verdict, observability
+from .scan import ImportStatement, ModuleScan
+
+FAILS, LOST, MOVED, EXTERNAL, ORDER, EFFECT = (
+    "IS109", "IS110", "IS111", "IS112", "IS113", "IS114")
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    code: str
+    file: str
+    line: int
+    message: str
+    reader: tuple[str, int] | None = None  # (file, line) of the code that sees the difference
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleVerdict:
+    eager: bool
+    reasons: tuple[Reason, ...] = ()
+    effects: tuple[Effect, ...] = ()  # every effect found, observable or not
+    unobservable: tuple[tuple[Effect, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StatementVerdict:
+    module: str  # where the statement is
+    file: str
+    line: int
+    target: str  # the module it imports
+    statement: ImportStatement
+    lazy_safe: bool
+    reasons: tuple[Reason, ...] = ()
+    closure: frozenset[str] = field(default=frozenset(), compare=False)
+
+
+def short(path: str, roots) -> str:
+    """A path as messages show it: relative to the source root holding it."""
+    for root in sorted(roots, key=len, reverse=True):
+        if path.startswith(root.rstrip(os.sep) + os.sep):
+            return os.path.relpath(path, root)
+    return path
+
+
+def module_verdicts(effects: dict[str, list[Effect]], reads: dict[str, list[OrderRead]],
+                    readers: Readers, analysed, roots=()) -> dict[str, ModuleVerdict]:
+    """Which modules must load eagerly, and why (each reason at the effect's line)."""
+    writers: dict[tuple, list[Effect]] = {}
+    for found in effects.values():
+        for e in found:
+            writers.setdefault(e.state, []).append(e)
+    out = {}
+    for module in sorted(set(effects) | set(reads)):
+        reasons, unobservable = [], []
+        for e in effects.get(module, ()):
+            seen: Verdict = observability(e, readers, analysed)
+            if not seen.observable:
+                unobservable.append((e, seen.why))
+                continue
+            reader = (seen.reader.path, seen.reader.line) if seen.reader else None
+            where = f" at {short(seen.reader.path, roots)}:{seen.reader.line}" \
+                if seen.reader else ""
+            site = f" (in {short(e.site[0], roots)}:{e.site[1]})" if e.site else ""
+            reasons.append(Reason(EFFECT, e.path, e.line, f"{e.what}{site}; {seen.why}{where}",
+                                  reader))
+        for r in reads.get(module, ()):
+            others = [w for w in writers.get(r.state, ()) if w.module != module]
+            if r.state[-1] == "__subclasses__":
+                others = [w for w in writers.get(r.state, ()) if w.module != module]
+            if others:
+                w = others[0]
+                reasons.append(Reason(ORDER, r.path, r.line,
+                                      f"{r.what} while it runs, which other modules change "
+                                      f"({w.module} at {short(w.path, roots)}:{w.line}): what "
+                                      "it finds depends on which ran before it",
+                                      (w.path, w.line)))
+        out[module] = ModuleVerdict(bool(reasons), tuple(dict.fromkeys(reasons)),
+                                    tuple(effects.get(module, ())), tuple(unobservable))
+    return out
+
+
+def closures_from_trace(trace) -> dict[tuple[str, int], set[str]]:
+    """(module, line) of each import statement that ran -> the modules that started while
+    it ran, from a simulator trace (("start", module, importer frame) / "done" / "fail")."""
+    out: dict[tuple[str, int], set[str]] = {}
+    stack: list[list] = []  # [module, line it was importing at]
+    for event, module, frame in trace:
+        if event == "start":
+            if frame is not None and stack and stack[-1][0] == frame.module:
+                stack[-1][1] = frame.line
+            for running, line in stack:
+                if line is not None:
+                    out.setdefault((running, line), set()).add(module)
+            stack.append([module, None])
+        elif stack and stack[-1][0] == module:
+            stack.pop()
+    return out
+
+
+def static_closure(stmt: ImportStatement, importer: str, graph: dict[str, set[str]],
+                   loaded: set[str], is_module) -> set[str]:
+    """Every analysed module the statement's imports can reach that is not yet loaded."""
+    parts = importer.split(".")
+    done = set(loaded) | {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    out: set[str] = set()
+    stack = [t for t in stmt.targets(is_module) if t in graph]
+    while stack:
+        name = stack.pop()
+        if name in out or name in done:
+            continue
+        out.add(name)
+        bits = name.split(".")
+        stack.extend(".".join(bits[:i]) for i in range(1, len(bits)) if ".".join(bits[:i]) in graph)
+        stack.extend(graph.get(name, ()))
+    return out
+
+
+def import_graph(scans: dict[str, ModuleScan], is_module) -> dict[str, set[str]]:
+    """Module -> the analysed modules its module-level imports name (any guard that runs)."""
+    graph = {}
+    for name, scan in scans.items():
+        targets: set[str] = set()
+        for stmt in scan.statements:
+            if stmt.guard != "TYPE_CHECKING":
+                targets.update(t for t in stmt.targets(is_module) if t in scans)
+        graph[name] = targets
+    return graph
+
+
+def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str],
+                      modules: dict[str, ModuleVerdict], external: dict,
+                      source_mentions, closure_of, target: str) -> StatementVerdict:
+    """Lazy-safe or not, with reasons pointing at the effects and at their readers."""
+    reasons: list[Reason] = []
+    for module in stmt.modules if stmt.kind == "import" else stmt.modules[:1]:
+        entry = external.get(module) or external.get(module.partition(".")[0])
+        if entry is not None and entry.kind != "none":
+            reasons.append(Reason(EXTERNAL, scan.path, stmt.line,
+                                  f"importing {module} changes {entry.state}"))
+    eager = sorted(m for m in closure if m in modules and modules[m].eager)
+    if eager:
+        read_at = _first_read(scan, stmt)
+        if read_at is not None and not _touched_between(scan, stmt, read_at, eager, modules,
+                                                        closure_of):
+            eager = []  # run at read_at instead of stmt.line, nothing in between cares
+        never = read_at is None and all(source_mentions(n) <= 1 for n in stmt.bound)
+        for module in eager:
+            for r in modules[module].reasons:
+                if r.code == ORDER:
+                    reasons.append(Reason(ORDER, r.file, r.line, f"{r.message}; lazily it "
+                                          "runs later, when more of them have run", r.reader))
+                elif never:
+                    text = f"{r.message}; nothing reads a name of it, so it never runs"
+                    reasons.append(Reason(LOST, r.file, r.line, text, r.reader))
+                else:
+                    names = ", ".join(stmt.bound)
+                    text = f"{r.message}; lazily it runs only when {names} is first read"
+                    reasons.append(Reason(MOVED, r.file, r.line, text, r.reader))
+    return StatementVerdict(scan.name, scan.path, stmt.line, target, stmt, not reasons,
+                            tuple(dict.fromkeys(reasons)), frozenset(closure))
+
+
+def _first_read(scan: ModuleScan, stmt: ImportStatement) -> int | None:
+    """The first line after the statement that surely reads one of the names it binds while
+    the module runs (None: only functions read them, or nothing does)."""
+    lines = [scan.first_reads[n] for n in stmt.bound
+             if scan.first_reads.get(n, 0) > stmt.end_line]
+    return min(lines) if lines else None
+
+
+def _touched_between(scan: ModuleScan, stmt: ImportStatement, read_at: int, eager: list[str],
+                     modules: dict[str, ModuleVerdict], closure_of) -> bool:
+    """Could code between the statement and the first read of its names see or change what
+    the moved effects touch: a call or scanning read there, or an import running a module
+    that must load eagerly itself?"""
+    for other in scan.statements:
+        if stmt.end_line < other.line < read_at and other.guard != "TYPE_CHECKING":
+            if any(m in modules and modules[m].eager for m in closure_of(other)):
+                return True
+    return any(stmt.end_line < action[1] < read_at and action[0] in ("call", "read")
+               for action in scan.actions)
