@@ -34,9 +34,12 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, FORMATS, RENDERERS, Console
 @click.option("--target-version", default=None, metavar="X.Y",
               help="Python version the code is for: before 3.15 the PEP 810 emulation "
                    "ignores __lazy_modules__, as `check` does.")
+@click.option("--importtime", is_flag=True,
+              help="Also measure each top-level package (or --entries) with -X importtime, "
+                   "eagerly and under PEP 810's global lazy mode: time and modules loaded.")
 @policy_options
 def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_output,
-        entries_file, target_version, skip, select, ignore, baseline) -> None:
+        entries_file, target_version, importtime, skip, select, ignore, baseline) -> None:
     """Import every module under PATHS for real, first, in a fresh interpreter, in every mode.
     Mode `lazy` is PEP 810's global lazy mode: `-X lazy_imports=all` semantics on Python
     3.15+, an emulation for the analysed package before (docs/lazy.md)."""
@@ -57,6 +60,7 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                              target_version=config.target_version)
         report, _ = suppress.apply_policy(report, config.select, config.ignore,
                                           config.baseline)
+        timings = _importtime(config, entries, python) if importtime else ()
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
@@ -68,6 +72,8 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                 text = report.output(r.entry, r.mode) if r.outcome != "ok" else None
                 if text:
                     d["output"] = text
+        if importtime:
+            doc["importtime"] = [t.as_dict() for t in timings]
         click.echo(json.dumps(doc, indent=2))
     elif fmt in RENDERERS:
         click.echo(reporter(fmt).render(report, base), nl=False)
@@ -78,6 +84,8 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
         if stopped:
             console.print(Text(f"of which did not finish: {stopped.count('timeout')} timeout, "
                                f"{stopped.count('crash')} crash", style="bold red"))
+        for t in timings:
+            console.print(Text(t.line()), soft_wrap=True)
         if show_output:
             for r in report.results:
                 text = report.output(r.entry, r.mode) if r.outcome != "ok" else None
@@ -85,6 +93,11 @@ def run(paths, modes, source_roots, python, jobs, timeout, fmt, no_fork, show_ou
                     console.print(Text(f"--- output of {r.entry} [{r.mode}] ---", style="dim"))
                     console.print(Text(text.rstrip("\n")), soft_wrap=True)
     sys.exit(EXIT_FAIL if report.failed else EXIT_OK)
+
+
+def _importtime(config, entries, python):
+    from ..dynamic.importtime import measure_paths
+    return measure_paths(config.paths, config.source_roots, entries, python)
 
 
 def _read_entries(path: str) -> list[str]:

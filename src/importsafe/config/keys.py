@@ -34,6 +34,10 @@ KEYS: tuple[Key, ...] = (
         "--select"),
     Key("ignore", "list of strings", "[]", "Rule codes or prefixes not to report; their "
         "failures do not fail the run.", "--ignore"),
+    Key("effects", "table", "{}", "Import-time effects of functions outside the analysed code, "
+        "for `lazy-plan`: dotted name -> a kind (registry, patch, import-system, process, "
+        "output, none) or a table {kind, state, keyed, mutates}; over the shipped table "
+        "(docs/commands/lazy-plan.md)."),
 )
 
 KNOWN_KEYS = frozenset(k.name for k in KEYS)

@@ -40,6 +40,7 @@ class LazyPlan:
     lazy: frozenset  # (module, line) the plan makes lazy
     style: str  # SYNTAX or LISTED
     patches: tuple
+    lazy_patches: tuple  # the same plan as `lazy` statements (how 3.15 runs either)
     base: dict  # (entry, mode) -> Result today
     after: dict  # (entry, mode) -> Result with the plan (mode lazy: unchanged)
     benefit: tuple[Benefit, ...]
@@ -145,8 +146,8 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
                          key=lambda v: (v.file, v.line)))
     analysed = {n: modules[n] for n in entries if n in modules}
-    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, patches, base,
-                    after, benefit, {n: tuple(sorted(v)) for n, v in engine.assumed.items()
+    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, patches,
+                    tuple(as_lazy), base, after, benefit, {n: tuple(sorted(v)) for n, v in engine.assumed.items()
                                      if n in analysed}, packages, tuple(target_version),
                     problems=tuple(problems),
                     filter_text=filter_module(set(lazy) if style == SYNTAX else set(lazy),

@@ -33,6 +33,7 @@ class ImportStatement:
     star: bool = False
     future: bool = False
     lazy: bool = False  # written `lazy import` / `lazy from`
+    written: str = ""  # the module as the statement spells it (`.jit`)
 
     @property
     def eligible(self) -> bool:
@@ -174,10 +175,11 @@ class _ModuleWalker(Walker):
     def _statement(self, node, kind, modules, names, bound, level=0, star=False, future=False):
         if self.kind == "module":
             guard = self.guard
-            lazy = node.lineno in self.scan_lazy_lines
+            lazy = node.lineno in self.scan_lazy_lines or bool(getattr(node, "is_lazy", False))
+            written = "." * level + (node.module or "") if kind == "from" else ""
             self.scan.statements.append(ImportStatement(
                 node.lineno, getattr(node, "end_lineno", node.lineno) or node.lineno, kind,
-                modules, names, bound, guard, level, star, future, lazy))
+                modules, names, bound, guard, level, star, future, lazy, written))
 
     def s_Import(self, node):
         super().s_Import(node)
