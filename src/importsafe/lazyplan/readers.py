@@ -24,7 +24,8 @@ _WRITE_AFTER = re.compile(rb"\s*(?:\[[^\]\n]*\]\s*)?(?:=(?!=)|\+=|\|=|-=)")
 _MUTATOR_AFTER = re.compile(rb"\.(?:append|extend|insert|add|update|setdefault|register|"
                             rb"appendleft|discard|remove|__setitem__)\s*\(")
 _KEYED_AFTER = re.compile(rb"\s*\[|\.(?:get|pop|__getitem__|__contains__)\s*\(")
-_BEFORE_IN = re.compile(rb"(?<!\bfor)(?<![\w.])\bin\s*$")
+_BEFORE_IN = re.compile(rb"(?<![\w.])\bin\s*$")
+_FOR_IN = re.compile(rb"\bfor\s+[\w\s,()\[\]*]+?\s+in\s*$")
 _DEFINITION = re.compile(rb"^\s*(?:global|nonlocal|del|import|from|def|class)\b")
 
 
@@ -90,6 +91,8 @@ def _classify(text: bytes, start: int, end: int) -> str | None:
     after = text[end:end + 200]
     if _WRITE_AFTER.match(after) or _MUTATOR_AFTER.match(after):
         return None
+    if _FOR_IN.search(before):
+        return "whole"
     if _KEYED_AFTER.match(after) or _BEFORE_IN.search(before):
         return "keyed"
     return "whole"
