@@ -5,9 +5,7 @@ The statements the effect analysis found lazy-safe are made lazy together, and e
 is re-simulated in mode normal and bare with them lazy (explicit `lazy` statements are lazy in
 every mode; under the global lazy mode, `-X lazy_imports=all`, every one of them is lazy
 already, so mode lazy needs no second run). An entry that worked before and fails after
-names the statements to keep eager: the lazy declarations on its failure chain, else the
-statements that first ran a module on the chain (the order they gave is what the failure
-lacks). Those go back to eager (rule IS109) and the rest is simulated again, until nothing
+names the statements to keep eager (_culprits). Those go back to eager (rule IS109) and the rest is simulated again, until nothing
 new fails. `__lazy_modules__` names modules, not statements: a module is listed only when
 every import of it in the file is in the plan.
 """
@@ -120,6 +118,15 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
 
 
 def _culprits(result: Result, lazy: set, by_path: dict, closures: dict) -> set:
+    """The statements to keep eager for a first import that the plan broke: the ones that
+    ran the entry's module first in the package's own import (lazily the entry runs before
+    what they ran ahead of it), else the lazy declarations on the failure's chain, else the
+    statements that ran a module of the chain first."""
+    first = {stmt for stmt in lazy if result.entry in closures.get(stmt, ())}
+    # the outermost of them: one inside a module another of them runs comes back with it
+    first = {s for s in first if not any(s[0] in closures.get(o, ()) for o in first if o != s)}
+    if first:
+        return first
     chain = result.error.chain if result.error is not None else ()
     declared = {(by_path.get(f.file), f.line) for f in chain} & lazy
     if declared:
