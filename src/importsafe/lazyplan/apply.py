@@ -18,8 +18,9 @@ from .plan import (LISTED, SYNTAX, check_plan, filter_module, lines_of_listing, 
 from .readers import Readers
 from .scan import scan_module
 from .table import table
-from .verdict import (closures_from_trace, import_graph, module_verdicts, static_closure,
-                      statement_verdict)
+from .order import Order
+from .verdict import (Context, closures_from_trace, import_graph, module_verdicts,
+                      static_closure, statement_verdict)
 
 LAZY_SYNTAX = (3, 15)
 FILTER_MARK = "as `importsafe lazy-plan` found them safe"
@@ -51,6 +52,7 @@ class LazyPlan:
     problem: str | None = None  # why nothing was written
     filter_text: str | None = None
     filter_written: str | None = None
+    ran: frozenset = frozenset()  # the modules the packages' own imports run
     problems: tuple = field(default=())  # (file, line, message) of unreadable sources
 
     @property
@@ -90,6 +92,10 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         found_effects, found_reads = {}, {}
         for name in scans:
             found_effects[name], found_reads[name] = engine.module_effects(name)
+        for name, names in engine.called_reads.items():  # read by functions called now
+            first = scans[name].first_reads
+            for read, line in names.items():
+                first[read] = min(first.get(read, line), line)
         readers = Readers(sources, {n: index[n].path for n in sources})
         modules = module_verdicts(found_effects, found_reads, readers, set(scans),
                                   loaded.roots)
@@ -97,10 +103,11 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         base = {(e, m): simulate(e, m, program) for e in entries
                 for m in ("normal", "bare", "lazy")}
         packages = tuple(sorted({e.partition(".")[0] for e in entries}))
-        closures, ran = {}, set()
+        closures, ran, traces = {}, set(), []
         for top in packages:
             if top in index:
                 _, trace = traced_run(program, top, "normal")
+                traces.extend(trace)
                 for key, value in closures_from_trace(trace).items():
                     closures.setdefault(key, set()).update(value)
                 ran.update(m for event, m, _ in trace if event == "done")
@@ -111,6 +118,8 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
                 return closures.get((module, stmt.line), set())
             return static_closure(stmt, module, graph, ran, is_module)
 
+        context = Context(modules, engine.table.modules, closure_of,
+                          Order(traces, scans, is_module), found_effects, found_reads, closures)
         verdicts = []
         for module in entries:
             scan = scans.get(module)
@@ -120,9 +129,8 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
             for stmt in scan.statements:
                 if stmt.eligible:
                     verdicts.append(statement_verdict(
-                        scan, stmt, closure_of(stmt, module), modules,
-                        engine.table.modules, mentions,
-                        lambda other, m=module: closure_of(other, m), _target(stmt, is_module)))
+                        scan, stmt, closure_of(stmt, module), context, mentions,
+                        _target(stmt, is_module)))
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         checked = check_plan(program, verdicts, entries, base, read_text, by_statement)
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
@@ -149,7 +157,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, patches,
                     tuple(as_lazy), base, after, benefit, {n: tuple(sorted(v)) for n, v in engine.assumed.items()
                                      if n in analysed}, packages, tuple(target_version),
-                    problems=tuple(problems),
+                    problems=tuple(problems), ran=frozenset(ran),
                     filter_text=filter_module(set(lazy) if style == SYNTAX else set(lazy),
                                               list(final), packages))
 

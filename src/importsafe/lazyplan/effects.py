@@ -45,6 +45,7 @@ class OrderRead:
     line: int
     state: tuple[str, ...]
     what: str
+    access: str = "scan"  # "scan" (the whole), "subclasses", or "keyed" (one entry)
 
 
 class _Ctx:
@@ -53,12 +54,18 @@ class _Ctx:
     def __init__(self, caller: str, depth: int = 0, conditional: bool = False):
         self.caller, self.depth, self.conditional = caller, depth, conditional
         self.raw: list = []  # (kind, state, what, keyed_by_own, site)
-        self.reads: list = []  # (state, what)
+        self.reads: list = []  # (state, what, access)
 
 
 class _FunctionWalker(Walker):
     def define(self, node):
         return self.hooks.engine.closure(self.module, node, self.env, self.klass)
+
+    def lookup(self, name):
+        if (name not in self.env or name in self.declared) and \
+                self.module == self.hooks.ctx.caller:
+            self.hooks.engine.note_read(name)
+        return super().lookup(name)
 
 
 class _Hooks:
@@ -101,6 +108,10 @@ class Engine:
         self._active: set = set()
         self._closures: dict = {}
         self.assumed: dict[str, set] = {}  # module -> external functions it calls, unlisted
+        # module -> its own global names that functions it calls at import time read,
+        # unconditionally, each with the line of the first such call
+        self.called_reads: dict[str, dict[str, int]] = {}
+        self._now: tuple | None = None  # (module, line) of the top-level call being run
 
     # -- the entry point --------------------------------------------------------------------
     def module_effects(self, name: str) -> tuple[list[Effect], list[OrderRead]]:
@@ -115,7 +126,9 @@ class Engine:
                 if tag == "write":
                     self.write(ctx, name, line, *action[2:])
                 elif tag == "call":
+                    self._now = None if action[6] else (name, line)
                     results[index] = self.call(ctx, name, line, *action[2:5])
+                    self._now = None
                 elif tag == "class":
                     self.class_statement(ctx, name, line, *action[2:])
                 else:
@@ -124,9 +137,13 @@ class Engine:
                 continue
             for kind, state, what, keyed, site in dict.fromkeys(ctx.raw):
                 effects.append(Effect(name, scan.path, line, kind, state, what, keyed, site))
-            for state, what in dict.fromkeys(ctx.reads):
-                reads.append(OrderRead(name, scan.path, line, state, what))
+            for state, what, access in dict.fromkeys(ctx.reads):
+                reads.append(OrderRead(name, scan.path, line, state, what, access))
         return effects, reads
+
+    def note_read(self, name: str) -> None:
+        if self._now is not None:
+            self.called_reads.setdefault(self._now[0], {}).setdefault(name, self._now[1])
 
     # -- values -----------------------------------------------------------------------------
     def canonical(self, value: tuple) -> tuple:
@@ -236,12 +253,16 @@ class Engine:
         path = (value[2], *value[3])
         if "[]" in path:
             path = path[:path.index("[]")]
+        dotted = ".".join((value[1], *path))
         if access == "subclasses":
             path = (*path[:-1], "__subclasses__") if path[-1:] == ("__subclasses__",) \
                 else (*path, "__subclasses__")
-            ctx.reads.append(((value[1], *path), f"calls {'.'.join((value[1], *path))}()"))
+            ctx.reads.append(((value[1], *path), f"calls {'.'.join((value[1], *path))}()",
+                              access))
+        elif access == "keyed":
+            ctx.reads.append(((value[1], *path), f"looks up {dotted}", access))
         else:
-            ctx.reads.append(((value[1], *path), f"reads all of {'.'.join((value[1], *path))}"))
+            ctx.reads.append(((value[1], *path), f"reads all of {dotted}", access))
 
     def effect(self, ctx: _Ctx, kind: str, state: tuple, what: str, keyed: bool = False,
                code_module: str | None = None, line: int = 0) -> None:

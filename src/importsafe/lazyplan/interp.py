@@ -30,6 +30,7 @@ SCANNING_CALLS = frozenset({"len", "list", "tuple", "set", "frozenset", "sorted"
                             "iter", "sum", "any", "all", "max", "min", "enumerate",
                             "reversed", "repr", "str"})
 SCANNING_METHODS = frozenset({"items", "keys", "values", "copy", "__iter__", "__len__"})
+KEYED_METHODS = frozenset({"get", "__getitem__", "__contains__"})
 
 
 def attr_of(value: tuple, name: str, is_module) -> tuple:
@@ -318,6 +319,8 @@ class Walker:
                 module = self.module_named(key)
                 if module is not None:
                     return ("mod", module)
+            if isinstance(node.ctx, ast.Load):
+                self.hooks.on_read(node.lineno, base, "keyed")
             return attr_of(base, "[]", self.is_module) if base[0] in ("g", "own") else UNK
         if cls in (ast.List, ast.Tuple, ast.Set):
             for elt in node.elts:
@@ -342,6 +345,13 @@ class Walker:
         if cls is ast.Starred:
             self.ev(node.value)
             return UNK
+        if cls is ast.Compare and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            self.ev(node.left)
+            for op, right in zip(node.ops, node.comparators):
+                value = self.ev(right)
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    self.hooks.on_read(node.lineno, value, "keyed")
+            return LIT
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.ev(child)
@@ -372,7 +382,9 @@ class Walker:
             if callee[2] in SCANNING_CALLS and args:
                 self.hooks.on_read(line, args[0], "scan")
         elif base is not None:
-            if func.attr in SCANNING_METHODS:
+            if func.attr in KEYED_METHODS:
+                self.hooks.on_read(line, base, "keyed")
+            elif func.attr in SCANNING_METHODS:
                 self.hooks.on_read(line, base, "scan")
             elif func.attr == "__subclasses__":
                 self.hooks.on_read(line, base, "subclasses")

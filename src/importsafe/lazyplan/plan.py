@@ -18,7 +18,7 @@ from ..model import Result
 from ..static.simulate import simulate, traced_run
 from ..static.state import Program
 from .rewrite import add_lazy_modules, make_lazy
-from .verdict import FAILS, Reason, StatementVerdict
+from .verdict import FAILS, MOVED, Reason, StatementVerdict
 
 SYNTAX, LISTED = "lazy", "__lazy_modules__"
 CHECKED_MODES = ("normal", "bare")
@@ -91,6 +91,7 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
     send back to eager whatever breaks an entry that works today, until nothing does."""
     lazy = plan_lines(verdicts)
     kept: dict[tuple[str, int], Reason] = {}
+    _keep_what_they_rely_on(verdicts, lazy, kept)
     by_path = {info.path: name for name, info in program.index.items()}
     todo = [(e, m) for e in entries for m in CHECKED_MODES]
     after: dict = {}
@@ -115,6 +116,25 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
                 kept.setdefault(c, _reason(broken[0], program))
         lazy -= culprits
     return Checked(frozenset(lazy), tuple(patches), after, kept)
+
+
+def _keep_what_they_rely_on(verdicts, lazy: set, kept: dict) -> None:
+    """A statement is lazy-safe because a later one runs its modules first: not when that
+    one is lazy too. Keeping one eager never makes another lazy, so this settles."""
+    by_key = {(v.module, v.line): v for v in verdicts}
+    changed = True
+    while changed:
+        changed = False
+        for key in sorted(lazy):
+            v = by_key.get(key)
+            if v is not None and v.relies_on is not None and v.relies_on in lazy:
+                lazy.discard(key)
+                later = by_key.get(v.relies_on)
+                where = f"{later.file}:{later.line}" if later else f"line {v.relies_on[1]}"
+                kept[key] = Reason(MOVED, v.file, v.line,
+                                   f"lazily, the modules it runs first ({', '.join(sorted(v.closure))})"
+                                   f" would run next at {where}, which the plan makes lazy too")
+                changed = True
 
 
 def _culprits(result: Result, lazy: set, by_path: dict, closures: dict) -> set:
@@ -159,7 +179,8 @@ def filter_module(lazy: set, verdicts: list[StatementVerdict], packages) -> str:
     every import of the analysed packages eager except those the plan makes lazy."""
     keys = sorted({k for v in verdicts if (v.module, v.line) in lazy for k in _filter_keys(v)}
                   - {k for v in verdicts if (v.module, v.line) not in lazy
-                     and v.statement.guard != "TYPE_CHECKING" for k in _filter_keys(v)})
+                     and v.statement.guard != "TYPE_CHECKING" for k in _filter_keys(v)},
+                  key=repr)
     lines = ",\n".join(f"    {key!r}" for key in keys)
     return f'''"""Lazy imports for {", ".join(packages)}, as `importsafe lazy-plan` found them safe.
 

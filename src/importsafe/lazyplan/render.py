@@ -32,6 +32,7 @@ def to_dict(plan, base: str | None) -> dict:
         "schema": SCHEMA,
         "imports": [{"file": _rel(v.file, base), "line": v.line, "module": v.target,
                      "statement": _statement(v), "lazy_safe": v.lazy_safe,
+                     "alone": v.alone,
                      "in_plan": (v.module, v.line) in plan.lazy,
                      "reasons": [_reason(r, base) for r in v.reasons]}
                     for v in plan.statements],

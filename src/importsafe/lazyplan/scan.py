@@ -90,6 +90,7 @@ class _Recorder:
 
     def __init__(self, scan: ModuleScan):
         self.scan = scan
+        self.walker = None  # the module's walker (its `cond`: inside a branch)
 
     def on_write(self, line, target, op, key):
         self.scan.actions.append(("write", line, target, op, key))
@@ -98,7 +99,8 @@ class _Recorder:
         """Kept for the engine; the value is a reference to what it will find the call
         returns (("call", module, index of the action, attrs))."""
         index = len(self.scan.actions)
-        self.scan.actions.append(("call", line, callee, tuple(args), tuple(kwargs.items()), how))
+        self.scan.actions.append(("call", line, callee, tuple(args), tuple(kwargs.items()), how,
+                                  self.walker.cond > 0))
         if callee[0] == "g" and callee[1] == self.scan.name and not callee[3]:
             kind = self.scan.kinds.get(callee[2])
             if kind is not None and kind[0] == "class":
@@ -301,6 +303,7 @@ def scan_module(source: bytes, name: str, path: str, is_package: bool, is_module
     walker = _ModuleWalker(name, scan.package, "module", scan.env, scan.env, _Recorder(scan),
                            is_module, scan=scan)
     walker.scan_lazy_lines = lazy_lines
+    walker.hooks.walker = walker
     walker.run(tree.body)
     scan.stars = tuple(walker.stars)
     scan.segments = _segments(tree.body, source.count(b"\n") + 1)

@@ -47,9 +47,13 @@ class StatementVerdict:
     line: int
     target: str  # the module it imports
     statement: ImportStatement
-    lazy_safe: bool
+    lazy_safe: bool  # lazy in the plan changes nothing (with everything else it makes lazy)
     reasons: tuple[Reason, ...] = ()
     closure: frozenset[str] = field(default=frozenset(), compare=False)
+    alone: bool = True  # no effect of its modules is lost or moved when it alone is lazy
+    # lazy-safe because this later statement runs its closure's effects first: only while
+    # that statement stays eager (the plan checks)
+    relies_on: tuple[str, int] | None = None
 
 
 def short(path: str, roots) -> str:
@@ -82,9 +86,9 @@ def module_verdicts(effects: dict[str, list[Effect]], reads: dict[str, list[Orde
             reasons.append(Reason(EFFECT, e.path, e.line, f"{e.what}{site}; {seen.why}{where}",
                                   reader))
         for r in reads.get(module, ()):
+            if r.access == "keyed":
+                continue  # one entry: the moves that matter show in the writers' verdicts
             others = [w for w in writers.get(r.state, ()) if w.module != module]
-            if r.state[-1] == "__subclasses__":
-                others = [w for w in writers.get(r.state, ()) if w.module != module]
             if others:
                 w = others[0]
                 reasons.append(Reason(ORDER, r.path, r.line,
@@ -145,10 +149,23 @@ def import_graph(scans: dict[str, ModuleScan], is_module) -> dict[str, set[str]]
     return graph
 
 
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a statement's verdict looks at beyond its own module."""
+
+    modules: dict  # module -> ModuleVerdict
+    external: dict  # the effect table's modules
+    closure_of: object  # (statement, module) -> the modules it runs first
+    order: object = None  # order.Order of the package's import, when simulated
+    effects: dict = field(default_factory=dict)  # module -> [Effect]
+    reads: dict = field(default_factory=dict)  # module -> [OrderRead]
+    closures: dict = field(default_factory=dict)  # (module, line) -> modules, from the trace
+
+
 def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str],
-                      modules: dict[str, ModuleVerdict], external: dict,
-                      source_mentions, closure_of, target: str) -> StatementVerdict:
+                      ctx: Context, source_mentions, target: str) -> StatementVerdict:
     """Lazy-safe or not, with reasons pointing at the effects and at their readers."""
+    modules, external = ctx.modules, ctx.external
     reasons: list[Reason] = []
     for module in stmt.modules if stmt.kind == "import" else stmt.modules[:1]:
         entry = external.get(module) or external.get(module.partition(".")[0])
@@ -156,11 +173,15 @@ def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str]
             reasons.append(Reason(EXTERNAL, scan.path, stmt.line,
                                   f"importing {module} changes {entry.state}"))
     eager = sorted(m for m in closure if m in modules and modules[m].eager)
+    relies_on = None
     if eager:
         read_at = _first_read(scan, stmt)
-        if read_at is not None and not _touched_between(scan, stmt, read_at, eager, modules,
-                                                        closure_of):
+        if read_at is not None and not _touched_between(scan, stmt, read_at, eager, ctx):
             eager = []  # run at read_at instead of stmt.line, nothing in between cares
+        elif ctx.order is not None:
+            relies_on = _moved_unseen(scan.name, stmt, eager, ctx)
+            if relies_on is not None:
+                eager = []  # a later statement runs them first, nothing in between cares
         never = read_at is None and all(source_mentions(n) <= 1 for n in stmt.bound)
         for module in eager:
             for r in modules[module].reasons:
@@ -175,7 +196,8 @@ def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str]
                     text = f"{r.message}; lazily it runs only when {names} is first read"
                     reasons.append(Reason(MOVED, r.file, r.line, text, r.reader))
     return StatementVerdict(scan.name, scan.path, stmt.line, target, stmt, not reasons,
-                            tuple(dict.fromkeys(reasons)), frozenset(closure))
+                            tuple(dict.fromkeys(reasons)), frozenset(closure), not reasons,
+                            relies_on if not reasons else None)
 
 
 def _first_read(scan: ModuleScan, stmt: ImportStatement) -> int | None:
@@ -187,13 +209,52 @@ def _first_read(scan: ModuleScan, stmt: ImportStatement) -> int | None:
 
 
 def _touched_between(scan: ModuleScan, stmt: ImportStatement, read_at: int, eager: list[str],
-                     modules: dict[str, ModuleVerdict], closure_of) -> bool:
-    """Could code between the statement and the first read of its names see or change what
-    the moved effects touch: a call or scanning read there, or an import running a module
-    that must load eagerly itself?"""
+                     ctx: Context) -> bool:
+    """Between the statement and the first read of its names, does anything write or read
+    (at import time) the state the moved effects touch: a module an import in between runs,
+    or the module's own code there?"""
+    states = _states(eager, ctx)
+    if states is None:
+        return True
     for other in scan.statements:
         if stmt.end_line < other.line < read_at and other.guard != "TYPE_CHECKING":
-            if any(m in modules and modules[m].eager for m in closure_of(other)):
+            if _disturbs(ctx.closure_of(other, scan.name), eager, states, ctx):
                 return True
-    return any(stmt.end_line < action[1] < read_at and action[0] in ("call", "read")
-               for action in scan.actions)
+    return any(stmt.end_line < e.line < read_at and e.state in states
+               for e in ctx.effects.get(scan.name, ())) or \
+        any(stmt.end_line < r.line < read_at and r.state in states
+            for r in ctx.reads.get(scan.name, ()))
+
+
+def _states(eager: list[str], ctx: Context) -> set | None:
+    """The states the modules' effects touch; None when one is process-wide (code in between
+    is not followed far enough to tell who sees it)."""
+    effects = [e for m in eager for e in ctx.effects.get(m, ())]
+    if any(e.kind != "subclass" and e.state[0] == "process" for e in effects):
+        return None
+    return {e.state for e in effects}
+
+
+def _disturbs(running, eager: list[str], states: set, ctx: Context) -> bool:
+    for other in set(running) - set(eager):
+        if any(e.state in states for e in ctx.effects.get(other, ())) or \
+                any(r.state in states for r in ctx.reads.get(other, ())):
+            return True
+    return False
+
+
+def _moved_unseen(module: str, stmt: ImportStatement, eager: list[str], ctx: Context):
+    """The later statement of the package's import that runs the modules first when this
+    one is lazy, if nothing in between writes or reads (at import time) the state their
+    effects touch; else None."""
+    found = ctx.order.moved(module, stmt.line, set(eager),
+                            set(ctx.closures.get((module, stmt.line), ())))
+    if found is None:
+        return None
+    between, later = found
+    states = _states(eager, ctx)
+    if states is None:
+        return None
+    running = {m for key in between for m in ctx.closures.get(key, ())} | \
+        {k[0] for k in between}
+    return None if _disturbs(running, eager, states, ctx) else later
