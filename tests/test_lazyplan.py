@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from importsafe.lazyplan.apply import lazy_plan
+from importsafe.lazyplan.apply import lazy_plan, materialize
 from importsafe.lazyplan.rewrite import RewriteError, add_lazy_modules, make_lazy
 from importsafe.lazyplan.table import TableError, table
 from lazyscenario import run_scenario
@@ -142,7 +142,7 @@ ORDER = {  # the jit/optimizer cycle without a registry: only the package's orde
 
 def test_imports_whose_laziness_breaks_a_first_import_stay_eager(tmp_path):
     write(tmp_path, ORDER)
-    plan = lazy_plan([str(tmp_path / "ord")], target_version=(3, 15))
+    plan = materialize(lazy_plan([str(tmp_path / "ord")], target_version=(3, 15)))
     init = next(v for v in plan.statements if v.file.endswith("__init__.py"))
     assert not init.lazy_safe and [r.code for r in init.reasons] == ["IS109"]
     assert "ord.opt" in init.reasons[0].message

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import randeffects
-from importsafe.lazyplan.apply import lazy_plan
+from importsafe.lazyplan.apply import lazy_plan, materialize
 from lazyscenario import make_one_lazy, run_scenario
 
 N = int(os.environ.get("IMPORTSAFE_LAZYEFFECTS_N", "60"))
@@ -50,7 +50,7 @@ def check_seed(seed: int, tmp: Path) -> dict:
     counts = {"checked": 0, "misses": [], "alarms": [], "plan": []}
     if "EXC" in base:
         return counts  # `import rp` fails as written: no verdict can be observed through it
-    plan = lazy_plan([str(pristine / "rp")], target_version=(3, 15))
+    plan = materialize(lazy_plan([str(pristine / "rp")], target_version=(3, 15)))
     for i, v in enumerate(picks(plan, added, seed)):
         work = tmp / f"seed{seed}-lazy{i}"
         shutil.copytree(pristine, work)

@@ -49,6 +49,8 @@ def lazy_plan(paths, source_roots, target_version, fmt, write, filter_path, show
         effects = read_table(config.config_file).get("effects") if config.config_file else None
         plan = apply.lazy_plan(config.paths, config.source_roots, config.target_version,
                                jobs, effects)
+        if show_diff or importtime:
+            plan = apply.materialize(plan)
         if write or filter_path:
             plan = apply.write(plan, filter_path, patches=write)
         timings = _importtime(plan, python) if importtime else None

@@ -11,10 +11,10 @@ from ..api import deep_recursion, load
 from ..fix.apply import read_text, write_patches
 from ..fix.plan import patched_program
 from ..static.parallel import no_cyclic_gc
-from ..static.simulate import simulate, traced_run
+from ..static.simulate import traced_run
 from .effects import Engine
-from .plan import (LISTED, SYNTAX, check_plan, filter_module, lines_of_listing, listed_modules,
-                   loaded_modules, patches_for)
+from .plan import (CHECKED_MODES, LISTED, SYNTAX, check_plan, filter_module, lazy_program,
+                   loaded_modules, patches_for, simulate_all)
 from .readers import Readers
 from .scan import scan_module
 from .table import table
@@ -53,6 +53,7 @@ class LazyPlan:
     filter_text: str | None = None
     filter_written: str | None = None
     ran: frozenset = frozenset()  # the modules the packages' own imports run
+    program: object = field(default=None, repr=False, compare=False)  # what was simulated
     problems: tuple = field(default=())  # (file, line, message) of unreadable sources
 
     @property
@@ -79,87 +80,122 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
               target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
               effects: dict | None = None) -> LazyPlan:
     """Every module-level import of the code under `paths` that PEP 810 allows to be lazy:
-    lazy-safe or why not, and the checked plan for the target version."""
+    lazy-safe or why not, and the checked plan for the target version (its edits are made
+    by `materialize`, when they are to be shown or written)."""
     loaded = load(list(paths), source_roots, target_version, jobs)
     program = loaded.program
     index = program.index
-    is_module = index.__contains__
     sources, problems = _sources(index)
     with no_cyclic_gc(), deep_recursion():
-        scans = {n: scan_module(sources[n], n, index[n].path, index[n].kind == "package",
-                                is_module) for n in sorted(sources)}
-        engine = Engine(scans, sources.__getitem__, table(effects), is_module)
-        found_effects, found_reads = {}, {}
-        for name in scans:
-            found_effects[name], found_reads[name] = engine.module_effects(name)
-        for name, names in engine.called_reads.items():  # read by functions called now
-            first = scans[name].first_reads
-            for read, line in names.items():
-                first[read] = min(first.get(read, line), line)
-        readers = Readers(sources, {n: index[n].path for n in sources})
-        modules = module_verdicts(found_effects, found_reads, readers, set(scans),
-                                  loaded.roots)
+        found = _effects(program, sources, effects)
+        modules = module_verdicts(found.effects, found.reads, found.readers, set(found.scans),
+                                  loaded.roots, found.engine.lineage)
         entries = loaded.entries
-        base = {(e, m): simulate(e, m, program) for e in entries
-                for m in ("normal", "bare", "lazy")}
+        base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")])
         packages = tuple(sorted({e.partition(".")[0] for e in entries}))
-        closures, ran, traces = {}, set(), []
-        for top in packages:
-            if top in index:
-                _, trace = traced_run(program, top, "normal")
-                traces.extend(trace)
-                for key, value in closures_from_trace(trace).items():
-                    closures.setdefault(key, set()).update(value)
-                ran.update(m for event, m, _ in trace if event == "done")
-        graph = import_graph(scans, is_module)
-
-        def closure_of(stmt, module):
-            if module in ran:
-                return closures.get((module, stmt.line), set())
-            return static_closure(stmt, module, graph, ran, is_module)
-
-        context = Context(modules, engine.table.modules, closure_of,
-                          Order(traces, scans, is_module), found_effects, found_reads, closures)
-        verdicts = []
-        for module in entries:
-            scan = scans.get(module)
-            if scan is None:
-                continue
-            mentions = _mention_counter(sources[module])
-            for stmt in scan.statements:
-                if stmt.eligible:
-                    verdicts.append(statement_verdict(
-                        scan, stmt, closure_of(stmt, module), context, mentions,
-                        _target(stmt, is_module)))
+        closures, ran, trace = _package_runs(program, packages)
+        verdicts = _verdicts(program, found, modules, entries, sources, closures, ran, trace)
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
-        checked = check_plan(program, verdicts, entries, base, read_text, by_statement)
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
+        checked = check_plan(program, verdicts, entries, base, by_statement, style)
         lazy = set(checked.lazy)
-        if style == LISTED:
-            lazy = lines_of_listing(verdicts, listed_modules(verdicts, lazy))
-            if lazy != checked.lazy:
-                again = check_plan(program, [v if (v.module, v.line) in lazy else
-                                             replace(v, lazy_safe=False) for v in verdicts],
-                                   entries, base, read_text, by_statement)
-                checked = replace(again, kept={**checked.kept, **again.kept})
-                lazy = lines_of_listing(verdicts, listed_modules(verdicts, set(again.lazy)))
-        patches = tuple(patches_for(program, verdicts, lazy, style, read_text))
         after = dict(checked.after)
         after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
-        as_lazy = patches_for(program, verdicts, lazy, SYNTAX, read_text)  # as on 3.15
-        changed = patched_program(program, as_lazy, program.target_version) if as_lazy \
-            else program
+        changed = lazy_program(program, lazy)
         benefit = tuple(Benefit(top, loaded_modules(program, top), loaded_modules(changed, top))
                         for top in packages if top in index)
     final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
                          key=lambda v: (v.file, v.line)))
     analysed = {n: modules[n] for n in entries if n in modules}
-    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, patches,
-                    tuple(as_lazy), base, after, benefit, {n: tuple(sorted(v)) for n, v in engine.assumed.items()
-                                     if n in analysed}, packages, tuple(target_version),
-                    problems=tuple(problems), ran=frozenset(ran),
-                    filter_text=filter_module(set(lazy) if style == SYNTAX else set(lazy),
-                                              list(final), packages))
+    assumed = {n: tuple(sorted(v)) for n, v in found.engine.assumed.items() if n in analysed}
+    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
+                    after, benefit, assumed, packages, tuple(target_version),
+                    filter_text=filter_module(set(lazy), list(final), packages),
+                    problems=tuple(problems), ran=frozenset(ran), program=program)
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    scans: dict
+    engine: Engine
+    effects: dict
+    reads: dict
+    readers: Readers
+
+
+def _effects(program, sources: dict, overrides: dict | None) -> _Found:
+    index, is_module = program.index, program.index.__contains__
+    scans = {n: scan_module(sources[n], n, index[n].path, index[n].kind == "package",
+                            is_module) for n in sorted(sources)}
+    engine = Engine(scans, sources.__getitem__, table(overrides), is_module)
+    effects, reads = {}, {}
+    for name in scans:
+        effects[name], reads[name] = engine.module_effects(name)
+    for name, names in engine.called_reads.items():  # read by functions called at import
+        first = scans[name].first_reads
+        for read, line in names.items():
+            first[read] = min(first.get(read, line), line)
+    return _Found(scans, engine, effects, reads,
+                  Readers(sources, {n: index[n].path for n in sources}))
+
+
+def _package_runs(program, packages):
+    """The closures of the statements the packages' own imports run, which modules they
+    run, and their traces."""
+    closures, ran, traces = {}, set(), []
+    for top in packages:
+        if top in program.index:
+            _, trace = traced_run(program, top, "normal")
+            traces.extend(trace)
+            for key, value in closures_from_trace(trace).items():
+                closures.setdefault(key, set()).update(value)
+            ran.update(m for event, m, _ in trace if event == "done")
+    return closures, ran, traces
+
+
+def _verdicts(program, found: _Found, modules, entries, sources, closures, ran, trace):
+    is_module = program.index.__contains__
+    graph = import_graph(found.scans, is_module)
+
+    def closure_of(stmt, module):
+        if module in ran:
+            return closures.get((module, stmt.line), set())
+        return static_closure(stmt, module, graph, ran, is_module)
+
+    context = Context(modules, found.engine.table.modules, closure_of,
+                      Order(trace, found.scans, is_module), found.effects, found.reads,
+                      closures)
+    out = []
+    for module in entries:
+        scan = found.scans.get(module)
+        if scan is None:
+            continue
+        mentions = _mention_counter(sources[module])
+        for stmt in scan.statements:
+            if stmt.eligible:
+                out.append(statement_verdict(scan, stmt, closure_of(stmt, module), context,
+                                             mentions, _target(stmt, is_module)))
+    return out
+
+
+def materialize(plan: LazyPlan) -> LazyPlan:
+    """The plan's edits as text (libcst), in its style and as `lazy` statements, and the
+    first imports simulated again over the rewritten sources themselves."""
+    if plan.patches or not plan.lazy:
+        return plan
+    program = plan.program
+    verdicts = list(plan.statements)
+    as_lazy = tuple(patches_for(program, verdicts, set(plan.lazy), SYNTAX, read_text))
+    patches = as_lazy if plan.style == SYNTAX else \
+        tuple(patches_for(program, verdicts, set(plan.lazy), plan.style, read_text))
+    entries = sorted({e for e, _ in plan.after})
+    with no_cyclic_gc(), deep_recursion():
+        base = dict(plan.base)
+        base.update(simulate_all(program, [(e, "bare") for e in entries]))
+        changed = patched_program(program, as_lazy, program.target_version)
+        after = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES])
+    after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
+    return replace(plan, patches=patches, lazy_patches=as_lazy, after=after, base=base)
 
 
 def _target(stmt, is_module) -> str:
@@ -183,6 +219,8 @@ def _mention_counter(source: bytes):
 
 def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) -> LazyPlan:
     """Apply the checked plan: its edits (all or none), and/or the filter module."""
+    if patches:
+        plan = materialize(plan)
     if plan.broken:
         return replace(plan, problem="the plan breaks first imports that work today; "
                                      "nothing was written")

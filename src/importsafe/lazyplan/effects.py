@@ -433,6 +433,10 @@ class Engine:
                 if found is not None:
                     self._run(ctx, *found, (first, LIT, OWN, OWN), ())
 
+    def lineage(self, module: str, name: str) -> list[str]:
+        """The names of the class and of its analysed ancestors."""
+        return [k[2] for k in self.ancestors([("g", module, name, ())])] or [name]
+
     def _declared_metaclass(self, klass: tuple):
         info = self.scans[klass[1]].classes.get(klass[2])
         return dict(info.keywords).get("metaclass") if info is not None else None

@@ -2,8 +2,9 @@
 that no first import that works today fails after it (pure: texts come in through read_text).
 
 The statements the effect analysis found lazy-safe are made lazy together, and every entry
-is re-simulated in mode normal and bare with them lazy (explicit `lazy` statements are lazy in
-every mode; under the global lazy mode, `-X lazy_imports=all`, every one of them is lazy
+is re-simulated with them lazy: in mode normal while the plan is made, in modes normal and bare
+again over the rewritten sources before they are written (explicit `lazy` statements are lazy
+in every mode; under the global lazy mode, `-X lazy_imports=all`, every one of them is lazy
 already, so mode lazy needs no second run). An entry that worked before and fails after
 names the statements to keep eager (_culprits). Those go back to eager (rule IS109) and the rest is simulated again, until nothing
 new fails. `__lazy_modules__` names modules, not statements: a module is listed only when
@@ -11,17 +12,18 @@ every import of it in the file is in the plan.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..fix.plan import FilePatch, patched_program
+from ..fix.plan import FilePatch
 from ..model import Result
+from ..static.events import If, Import, ImportFrom
 from ..static.simulate import simulate, traced_run
 from ..static.state import Program
 from .rewrite import add_lazy_modules, make_lazy
 from .verdict import FAILS, MOVED, Reason, StatementVerdict
 
 SYNTAX, LISTED = "lazy", "__lazy_modules__"
-CHECKED_MODES = ("normal", "bare")
+CHECKED_MODES = ("normal", "bare")  # what an applied plan is simulated in (lazy: unchanged)
 MAX_ROUNDS = 20
 
 
@@ -30,7 +32,6 @@ class Checked:
     """The plan as simulated: the statements it makes lazy and what every entry does then."""
 
     lazy: frozenset[tuple[str, int]]  # (module, line)
-    patches: tuple[FilePatch, ...]
     after: dict  # (entry, mode) -> Result with the plan applied
     kept: dict  # (module, line) -> Reason: made eager again because laziness broke an entry
 
@@ -85,25 +86,63 @@ def patches_for(program: Program, verdicts, lazy: set, style: str, read_text) ->
     return out
 
 
+def lazy_program(program: Program, lazy: set) -> Program:
+    """The program with the import statements on the (module, line) pairs of `lazy` written
+    `lazy`: their facts' `lazy` flag set, as the facts of the rewritten source would have it
+    (PEP 810 allows `lazy` only at module level, so only the module body changes)."""
+    lines: dict[str, set[int]] = {}
+    for module, line in lazy:
+        lines.setdefault(module, set()).add(line)
+    facts = dict(program.facts)
+    for module, wanted in lines.items():
+        if module in facts:
+            facts[module] = replace(facts[module], body=_flip(facts[module].body, wanted))
+    return Program(program.index, facts, load_bodies=program.load_bodies,
+                   target_version=program.target_version,
+                   load_functions=program.load_functions)
+
+
+def _flip(events: tuple, lines: set[int]) -> tuple:
+    out = []
+    for ev in events:
+        cls = ev.__class__
+        if (cls is Import and ev.call is None or cls is ImportFrom) and ev.line in lines:
+            ev = replace(ev, lazy=True)
+        elif cls is If:
+            ev = replace(ev, body=_flip(ev.body, lines), orelse=_flip(ev.orelse, lines))
+        out.append(ev)
+    return tuple(out)
+
+
+def simulate_all(program: Program, todo) -> dict:
+    return {pair: simulate(pair[0], pair[1], program) for pair in todo}
+
+
 def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base: dict,
-               read_text, closures: dict) -> Checked:
-    """Make the plan's statements lazy, simulate every entry in modes normal and bare, and
-    send back to eager whatever breaks an entry that works today, until nothing does."""
+               closures: dict, style: str = SYNTAX, modes=("normal",)) -> Checked:
+    """Make the plan's statements lazy, simulate every entry in `modes`, and send back to
+    eager whatever breaks an entry that works today, until nothing does. In the LISTED
+    style a module's imports are lazy together or not at all."""
     lazy = plan_lines(verdicts)
     kept: dict[tuple[str, int], Reason] = {}
     _keep_what_they_rely_on(verdicts, lazy, kept)
+    normalize = (lambda chosen: lines_of_listing(verdicts, listed_modules(verdicts, chosen))) \
+        if style == LISTED else (lambda chosen: chosen)
+    lazy = normalize(lazy)
     by_path = {info.path: name for name, info in program.index.items()}
-    todo = [(e, m) for e in entries for m in CHECKED_MODES]
+    todo = [(e, m) for e in entries for m in modes]
     after: dict = {}
-    patches: list = []
+    pairs = todo  # the first round and every confirming one: all of them
     for _ in range(MAX_ROUNDS):
-        patches = patches_for(program, verdicts, lazy, SYNTAX, read_text)
-        changed = patched_program(program, patches, program.target_version)
-        after = {pair: simulate(pair[0], pair[1], changed) for pair in todo}
+        after.update(simulate_all(lazy_program(program, lazy), pairs))
         broken = [r for pair, r in after.items()
                   if base[pair].outcome == "ok" and r.outcome != "ok"]
         if not broken:
-            break
+            if pairs is todo:
+                break
+            pairs = todo  # the broken ones work now: confirm nothing else broke
+            continue
+        pairs = [(r.entry, r.mode) for r in broken]
         culprits: set = set()
         for result in broken:
             found = _culprits(result, lazy, by_path, closures)
@@ -114,8 +153,8 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
             culprits = set(lazy)
             for c in culprits:
                 kept.setdefault(c, _reason(broken[0], program))
-        lazy -= culprits
-    return Checked(frozenset(lazy), tuple(patches), after, kept)
+        lazy = normalize(lazy - culprits)
+    return Checked(frozenset(lazy), after, kept)
 
 
 def _keep_what_they_rely_on(verdicts, lazy: set, kept: dict) -> None:

@@ -52,6 +52,18 @@ class Readers:
         self.paths = paths
         self._masked: dict[str, bytes] = {}
         self._found: dict[str, list[Read]] = {}
+        self._memo: dict = {}
+
+    def memo(self, key, make):
+        found = self._memo.get(key, self)
+        if found is self:
+            found = self._memo[key] = make()
+        return found
+
+    def mentions(self, module: str, name: str) -> bool:
+        word = name.encode()
+        return word in self.sources[module] and re.search(
+            rb"(?<![\w])" + re.escape(word) + rb"(?![\w])", self._text(module)) is not None
 
     def _text(self, module: str) -> bytes:
         text = self._masked.get(module)
@@ -98,14 +110,45 @@ def _classify(text: bytes, start: int, end: int) -> str | None:
     return "whole"
 
 
-def observability(effect: Effect, readers: Readers, analysed) -> Verdict:
-    """Whether code can see that the effect did not happen (yet), and who."""
+_RECEIVER = re.compile(rb"([A-Za-z_][\w]*)\s*\.\s*$")
+
+
+def _receiver(readers: Readers, read: Read) -> str | None:
+    """The name `X` of `X.__subclasses__()` at the read, if it is a plain name."""
+    line = readers._text(read.module).split(b"\n")[read.line - 1]
+    at = line.find(b"__subclasses__")
+    found = _RECEIVER.search(line[:at]) if at >= 0 else None
+    return found.group(1).decode() if found else None
+
+
+def _lists_subclasses(effect: Effect, readers: Readers, lineage) -> Read | None:
+    """A `__subclasses__()` call that can list the class the effect's module defines: one
+    on the base (or an ancestor of it) by name, or on a value (a parameter, `cls`) in a
+    module whose source names the base or an ancestor (where the value can come from)."""
+    names = set(lineage(effect.state[0], effect.state[1]))
+    for read in readers.reads("__subclasses__"):
+        if read.module == effect.module:
+            continue
+        receiver = readers.memo(("receiver", read), lambda: _receiver(readers, read))
+        if receiver in names:
+            return read
+        if receiver is None or receiver[:1].islower() or receiver in ("cls", "self"):
+            if any(readers.memo(("names", read.module, n), lambda n=n: readers.mentions(
+                    read.module, n)) for n in names):
+                return read
+    return None
+
+
+def observability(effect: Effect, readers: Readers, analysed, lineage=None) -> Verdict:
+    """Whether code can see that the effect did not happen (yet), and who. `lineage(module,
+    class)`: the names of the class and of its analysed ancestors."""
     owner = effect.state[0]
     if effect.kind == "subclass":
-        found = [r for r in readers.reads("__subclasses__") if r.module != effect.module]
-        if found:
-            return Verdict(True, f"{found[0].module} lists subclasses", found[0])
-        return Verdict(False, "nothing in the analysed code lists subclasses")
+        found = _lists_subclasses(effect, readers, lineage or (lambda m, c: [c]))
+        if found is not None:
+            return Verdict(True, f"{found.module} lists subclasses", found)
+        return Verdict(False, f"nothing in the analysed code lists the subclasses of "
+                              f"{effect.state[0]}.{effect.state[1]}")
     if owner == "process" or owner not in analysed:
         if effect.keyed_by_own:
             return Verdict(False, f"filed under an object of {effect.module}, which only code "

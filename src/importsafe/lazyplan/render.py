@@ -99,10 +99,12 @@ def _summary(plan, console, base) -> None:
     today = sorted({e for (e, m), r in plan.base.items() if m == "lazy" and r.outcome == "error"
                     and plan.base[(e, "normal")].outcome == "ok"})
     if today:
+        fixed = [e for e in today if plan.after.get((e, "normal")) is not None
+                 and plan.after[(e, "normal")].outcome == "ok"]
         console.print(Text(f"under -X lazy_imports=all today, {len(today)} first import(s) "
-                           f"fail: {', '.join(today[:5])}{', ...' if len(today) > 5 else ''}"
-                           " (the plan keeps what they need eager)", style="yellow"),
-                      soft_wrap=True)
+                           f"fail: {', '.join(today[:5])}{', ...' if len(today) > 5 else ''}; "
+                           f"with the plan (or --filter) {len(fixed)} of them work",
+                           style="yellow"), soft_wrap=True)
     how = "`__lazy_modules__` lists" if plan.style == LISTED else "`lazy` statements"
     entries = len({e for e, _ in plan.after})
     broken = plan.broken

@@ -19,6 +19,7 @@ from .effects import Effect, OrderRead
 from .readers import Readers, Verdict, observability
 from .scan import ImportStatement, ModuleScan
 
+MAX_MODULES_SHOWN = 5  # a statement's reasons name the first of the modules it runs first
 FAILS, LOST, MOVED, EXTERNAL, ORDER, EFFECT = (
     "IS109", "IS110", "IS111", "IS112", "IS113", "IS114")
 
@@ -65,7 +66,8 @@ def short(path: str, roots) -> str:
 
 
 def module_verdicts(effects: dict[str, list[Effect]], reads: dict[str, list[OrderRead]],
-                    readers: Readers, analysed, roots=()) -> dict[str, ModuleVerdict]:
+                    readers: Readers, analysed, roots=(), lineage=None
+                    ) -> dict[str, ModuleVerdict]:
     """Which modules must load eagerly, and why (each reason at the effect's line)."""
     writers: dict[tuple, list[Effect]] = {}
     for found in effects.values():
@@ -75,7 +77,7 @@ def module_verdicts(effects: dict[str, list[Effect]], reads: dict[str, list[Orde
     for module in sorted(set(effects) | set(reads)):
         reasons, unobservable = [], []
         for e in effects.get(module, ()):
-            seen: Verdict = observability(e, readers, analysed)
+            seen: Verdict = observability(e, readers, analysed, lineage)
             if not seen.observable:
                 unobservable.append((e, seen.why))
                 continue
@@ -183,8 +185,8 @@ def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str]
             if relies_on is not None:
                 eager = []  # a later statement runs them first, nothing in between cares
         never = read_at is None and all(source_mentions(n) <= 1 for n in stmt.bound)
-        for module in eager:
-            for r in modules[module].reasons:
+        for module in eager[:MAX_MODULES_SHOWN]:
+            for r in modules[module].reasons[:1]:
                 if r.code == ORDER:
                     reasons.append(Reason(ORDER, r.file, r.line, f"{r.message}; lazily it "
                                           "runs later, when more of them have run", r.reader))
@@ -195,6 +197,12 @@ def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str]
                     names = ", ".join(stmt.bound)
                     text = f"{r.message}; lazily it runs only when {names} is first read"
                     reasons.append(Reason(MOVED, r.file, r.line, text, r.reader))
+        if len(eager) > MAX_MODULES_SHOWN:
+            last = reasons[-1]
+            reasons.append(Reason(last.code, last.file, last.line, f"and {len(eager) - MAX_MODULES_SHOWN} "
+                                  f"more modules it runs first must load eagerly: "
+                                  f"{', '.join(eager[MAX_MODULES_SHOWN:MAX_MODULES_SHOWN + 10])}"
+                                  + (", ..." if len(eager) > MAX_MODULES_SHOWN + 10 else "")))
     return StatementVerdict(scan.name, scan.path, stmt.line, target, stmt, not reasons,
                             tuple(dict.fromkeys(reasons)), frozenset(closure), not reasons,
                             relies_on if not reasons else None)
