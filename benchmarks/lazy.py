@@ -103,29 +103,12 @@ def plan_json(cmd: list[str], target: Path, cwd: Path, extra=()) -> tuple[dict, 
     return json.loads(m["stdout"]), m
 
 
-# as tests/lazyscenario.py: the scenario with PEP 810 emulated (lazy "1") or plain CPython
-SCENARIO_BOOT = """
-import importlib.util, runpy, sys
-emu, root, scenario, lazy = sys.argv[1:5]
-if lazy == "1" and sys.version_info < (3, 15):
-    spec = importlib.util.spec_from_file_location("_importsafe_lazyemu", emu)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.install([root], "normal")
-sys.path.insert(0, root)
-try:
-    runpy.run_path(scenario, run_name="__main__")
-except BaseException as exc:
-    print("EXC", type(exc).__name__)
-"""
-LAZYEMU = SRC / "importsafe" / "dynamic" / "lazyemu.py"
-
-
 def run_scenario(py: Path, root: Path, scenario: Path, lazy: bool) -> str:
-    proc = subprocess.run([str(py), "-c", SCENARIO_BOOT, str(LAZYEMU), str(root), str(scenario),
-                           "1" if lazy else "0"], capture_output=True, text=True, timeout=120,
-                          cwd=root, stdin=subprocess.DEVNULL)
-    return proc.stdout
+    """The scenario's output with PEP 810 emulated (lazy) or under plain CPython, as the tests
+    run it (tests/lazyscenario.py), with the venv's interpreter."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from lazyscenario import run_scenario as run
+    return run(root, scenario, lazy, python=str(py))
 
 
 def scenario_differs(py: Path, case_root: Path, statement: str, scenario: Path) -> bool:

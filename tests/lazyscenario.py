@@ -12,8 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from importsafe.lazyplan.rewrite import make_lazy
-
 LAZYEMU = Path(__file__).resolve().parents[1] / "src" / "importsafe" / "dynamic" / "lazyemu.py"
 BOOT = """
 import importlib.util, runpy, sys
@@ -42,6 +40,7 @@ def run_scenario(root: Path, scenario: Path, lazy: bool, python: str = sys.execu
 
 def make_one_lazy(root: Path, statement: str) -> None:
     """Rewrite `file:line` under root so that this one import statement is `lazy`."""
+    from importsafe.lazyplan.rewrite import make_lazy  # libcst: not for run_scenario's users
     rel, _, line = statement.rpartition(":")
     path = root / rel
     path.write_text(make_lazy(path.read_text(), [int(line)]))

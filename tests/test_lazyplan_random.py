@@ -6,7 +6,7 @@ emulation (randpkg writes `lazy` statements, and this machine has no 3.15):
   finds unsafe alone must change something (else a false alarm); a run that raises is an
   import failure, which the plan decides for all its statements together, so is left to:
 - the whole plan applied: the scenario prints exactly what it prints as written.
-For seeds 0..N-1, N from IMPORTSAFE_LAZYEFFECTS_N (default 60). Conservative verdicts (false
+For seeds 0..N-1, N from IMPORTSAFE_LAZYEFFECTS_N (default 30). Conservative verdicts (false
 alarms) are allowed up to MAX_ALARMS of the statements checked; misses are not."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import randeffects
 from importsafe.lazyplan.apply import lazy_plan, materialize
 from lazyscenario import make_one_lazy, run_scenario
 
-N = int(os.environ.get("IMPORTSAFE_LAZYEFFECTS_N", "60"))
+N = int(os.environ.get("IMPORTSAFE_LAZYEFFECTS_N", "30"))
 PER_SEED = 4
 MAX_ALARMS = 0.05  # conservative verdicts the scenarios show unneeded, at most this share
 

@@ -84,6 +84,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     by `materialize`, when they are to be shown or written)."""
     loaded = load(list(paths), source_roots, target_version, jobs)
     program = loaded.program
+    workers = jobs or os.cpu_count() or 1
     index = program.index
     sources, problems = _sources(index)
     with no_cyclic_gc(), deep_recursion():
@@ -91,13 +92,15 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         modules = module_verdicts(found.effects, found.reads, found.readers, set(found.scans),
                                   loaded.roots, found.engine.lineage)
         entries = loaded.entries
-        base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")])
+        base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")],
+                            workers)
         packages = tuple(sorted({e.partition(".")[0] for e in entries}))
         closures, ran, trace = _package_runs(program, packages)
         verdicts = _verdicts(program, found, modules, entries, sources, closures, ran, trace)
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
-        checked = check_plan(program, verdicts, entries, base, by_statement, style)
+        checked = check_plan(program, verdicts, entries, base, by_statement, style,
+                             workers=workers)
         lazy = set(checked.lazy)
         after = dict(checked.after)
         after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
@@ -189,11 +192,13 @@ def materialize(plan: LazyPlan) -> LazyPlan:
     patches = as_lazy if plan.style == SYNTAX else \
         tuple(patches_for(program, verdicts, set(plan.lazy), plan.style, read_text))
     entries = sorted({e for e, _ in plan.after})
+    workers = os.cpu_count() or 1
     with no_cyclic_gc(), deep_recursion():
         base = dict(plan.base)
-        base.update(simulate_all(program, [(e, "bare") for e in entries]))
+        base.update(simulate_all(program, [(e, "bare") for e in entries], workers))
         changed = patched_program(program, as_lazy, program.target_version)
-        after = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES])
+        after = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES],
+                             workers)
     after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
     return replace(plan, patches=patches, lazy_patches=as_lazy, after=after, base=base)
 

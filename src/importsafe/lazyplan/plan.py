@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from ..fix.plan import FilePatch
 from ..model import Result
 from ..static.events import If, Import, ImportFrom
+from ..static.parallel import map_streamed
 from ..static.simulate import simulate, traced_run
 from ..static.state import Program
 from .rewrite import add_lazy_modules, make_lazy
@@ -114,12 +115,24 @@ def _flip(events: tuple, lines: set[int]) -> tuple:
     return tuple(out)
 
 
-def simulate_all(program: Program, todo) -> dict:
-    return {pair: simulate(pair[0], pair[1], program) for pair in todo}
+PARALLEL_MIN = 200  # pairs below which forking costs more than it saves
+
+
+def simulate_all(program: Program, todo, workers: int = 1) -> dict:
+    """(entry, mode) -> Result, in `workers` processes when there are many."""
+    todo = list(todo)
+    if workers <= 1 or len(todo) < PARALLEL_MIN:
+        return {pair: simulate(pair[0], pair[1], program) for pair in todo}
+
+    def work(part):
+        for entry, mode in part:
+            yield simulate(entry, mode, program)
+    return dict(zip(todo, map_streamed(work, todo, workers, every=256)))
 
 
 def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base: dict,
-               closures: dict, style: str = SYNTAX, modes=("normal",)) -> Checked:
+               closures: dict, style: str = SYNTAX, modes=("normal",),
+               workers: int = 1) -> Checked:
     """Make the plan's statements lazy, simulate every entry in `modes`, and send back to
     eager whatever breaks an entry that works today, until nothing does. In the LISTED
     style a module's imports are lazy together or not at all."""
@@ -134,7 +147,7 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
     after: dict = {}
     pairs = todo  # the first round and every confirming one: all of them
     for _ in range(MAX_ROUNDS):
-        after.update(simulate_all(lazy_program(program, lazy), pairs))
+        after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
         broken = [r for pair, r in after.items()
                   if base[pair].outcome == "ok" and r.outcome != "ok"]
         if not broken:
