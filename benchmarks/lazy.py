@@ -36,7 +36,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from common import (IMPORTSAFE_DEPS, PINS, SRC, WORK, BenchError, ensure_venv, importsafe_command,
+from common import (IMPORTSAFE_DEPS, PINS, WORK, BenchError, ensure_venv, importsafe_command,
                     measure_run, package_dir, tail)
 
 HERE = Path(__file__).resolve().parent
