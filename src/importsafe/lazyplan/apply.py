@@ -99,8 +99,9 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         verdicts = _verdicts(program, found, modules, entries, sources, closures, ran, trace)
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
+        unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
         checked = check_plan(program, verdicts, entries, base, by_statement, style,
-                             workers=workers)
+                             workers=workers, unlisted=unlisted)
         lazy = set(checked.lazy)
         after = dict(checked.after)
         after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})

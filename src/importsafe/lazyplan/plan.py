@@ -132,14 +132,16 @@ def simulate_all(program: Program, todo, workers: int = 1) -> dict:
 
 def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base: dict,
                closures: dict, style: str = SYNTAX, modes=("normal",),
-               workers: int = 1) -> Checked:
+               workers: int = 1, unlisted: frozenset = frozenset()) -> Checked:
     """Make the plan's statements lazy, simulate every entry in `modes`, and send back to
     eager whatever breaks an entry that works today, until nothing does. In the LISTED
-    style a module's imports are lazy together or not at all."""
+    style a module's imports are lazy together or not at all, and the `unlisted` modules
+    (which bind `__lazy_modules__` themselves) get no list."""
     lazy = plan_lines(verdicts)
     kept: dict[tuple[str, int], Reason] = {}
     _keep_what_they_rely_on(verdicts, lazy, kept)
-    normalize = (lambda chosen: lines_of_listing(verdicts, listed_modules(verdicts, chosen))) \
+    normalize = (lambda chosen: lines_of_listing(verdicts, listed_modules(
+        verdicts, {c for c in chosen if c[0] not in unlisted}))) \
         if style == LISTED else (lambda chosen: chosen)
     lazy = normalize(lazy)
     by_path = {info.path: name for name, info in program.index.items()}
