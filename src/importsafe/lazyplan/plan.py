@@ -145,6 +145,10 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
         if style == LISTED else (lambda chosen: chosen)
     lazy = normalize(lazy)
     by_path = {info.path: name for name, info in program.index.items()}
+    running: dict[str, list] = {}  # module -> the statements that run it first
+    for stmt, modules in closures.items():
+        for module in modules:
+            running.setdefault(module, []).append(stmt)
     todo = [(e, m) for e in entries for m in modes]
     after: dict = {}
     pairs = todo  # the first round and every confirming one: all of them
@@ -160,7 +164,7 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
         pairs = [(r.entry, r.mode) for r in broken]
         culprits: set = set()
         for result in broken:
-            found = _culprits(result, lazy, by_path, closures)
+            found = _culprits(result, lazy, by_path, closures, running)
             for c in found:
                 kept.setdefault(c, _reason(result, program))
             culprits |= found
@@ -174,29 +178,26 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
 
 def _keep_what_they_rely_on(verdicts, lazy: set, kept: dict) -> None:
     """A statement is lazy-safe because a later one runs its modules first: not when that
-    one is lazy too. Keeping one eager never makes another lazy, so this settles."""
+    one is lazy too."""
     by_key = {(v.module, v.line): v for v in verdicts}
-    changed = True
-    while changed:
-        changed = False
-        for key in sorted(lazy):
-            v = by_key.get(key)
-            if v is not None and v.relies_on is not None and v.relies_on in lazy:
-                lazy.discard(key)
-                later = by_key.get(v.relies_on)
-                where = f"{later.file}:{later.line}" if later else f"line {v.relies_on[1]}"
-                kept[key] = Reason(MOVED, v.file, v.line,
-                                   f"lazily, the modules it runs first ({', '.join(sorted(v.closure))})"
-                                   f" would run next at {where}, which the plan makes lazy too")
-                changed = True
+    relying = [v for v in verdicts if v.relies_on is not None and (v.module, v.line) in lazy
+               and v.relies_on in lazy]
+    for v in relying:  # one pass: a later statement kept eager here is not given back
+        lazy.discard((v.module, v.line))
+        later = by_key.get(v.relies_on)
+        where = f"{later.file}:{later.line}" if later else f"line {v.relies_on[1]}"
+        kept[(v.module, v.line)] = Reason(
+            MOVED, v.file, v.line, f"lazily, the modules it runs first "
+            f"({', '.join(sorted(v.closure)[:5])}) would run next at {where}, which the plan "
+            "makes lazy too")
 
 
-def _culprits(result: Result, lazy: set, by_path: dict, closures: dict) -> set:
+def _culprits(result: Result, lazy: set, by_path: dict, closures: dict, running: dict) -> set:
     """The statements to keep eager for a first import that the plan broke: the ones that
     ran the entry's module first in the package's own import (lazily the entry runs before
     what they ran ahead of it), else the lazy declarations on the failure's chain, else the
     statements that ran a module of the chain first."""
-    first = {stmt for stmt in lazy if result.entry in closures.get(stmt, ())}
+    first = {stmt for stmt in running.get(result.entry, ()) if stmt in lazy}
     # the outermost of them: one inside a module another of them runs comes back with it
     first = {s for s in first if not any(s[0] in closures.get(o, ()) for o in first if o != s)}
     if first:
@@ -206,7 +207,7 @@ def _culprits(result: Result, lazy: set, by_path: dict, closures: dict) -> set:
     if declared:
         return declared
     on_chain = {f.module for f in chain} | {result.entry}
-    return {stmt for stmt in lazy if closures.get(stmt, set()) & on_chain}
+    return {stmt for module in on_chain for stmt in running.get(module, ()) if stmt in lazy}
 
 
 def _reason(result: Result, program: Program) -> Reason:
