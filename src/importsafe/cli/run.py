@@ -38,10 +38,13 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
 @click.option("--target-version", default=None, metavar="X.Y",
               help="Python version the code is for (3.0 to 3.15): before 3.15 the PEP 810 "
                    "emulation ignores __lazy_modules__, as `check` does.")
+@click.option("--importtime", is_flag=True,
+              help="Also measure each top-level package (or --entries) with -X importtime, "
+                   "eagerly and under PEP 810's global lazy mode: time and modules loaded.")
 @policy_options
 def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
-        python, jobs, timeout, no_fork, copy, show_output, entries_file, target_version, skip,
-        select, ignore, baseline) -> None:
+        python, jobs, timeout, no_fork, copy, show_output, entries_file, target_version,
+        importtime, skip, select, ignore, baseline) -> None:
     """Import every module under PATHS for real, first, in a fresh interpreter, in every mode:
     this runs the code (see --copy).
     Mode `lazy` is PEP 810's global lazy mode: `-X lazy_imports=all` semantics on Python
@@ -63,29 +66,34 @@ def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, con
         report, _ = suppress.apply_policy(report, config.select, config.ignore,
                                           config.baseline,
                                           scanned=suppress.python_files(config.paths))
+        timings = _importtime(config, entries, python) if importtime else ()
     except (ConfigError, api.InputError) as exc:
         fail(exc)
     base = os.getcwd()
-    if fmt == "json" and show_output and not statistics:
+    if fmt == "json" and (show_output or timings) and not statistics:
         doc = json_report.to_dict(report, base)
         for r, d in zip(report.results, doc["results"]):
-            text = report.output(r.entry, r.mode) if r.outcome != "ok" else None
+            text = report.output(r.entry, r.mode) if r.outcome != "ok" and show_output else None
             if text:
                 d["output"] = text
+        if timings:
+            doc["importtime"] = [t.as_dict() for t in timings]
         with opened_output(output_file) as out:
             out.write(json.dumps(doc, indent=2) + "\n")
     else:
         show(report, fmt, base, output_file, statistics,
-             lambda console: _after_text(report, console, show_output),
+             lambda console: _after_text(report, console, show_output, timings),
              project_file=config.config_file)
     finish(report.failed, exit_zero, report)
 
 
-def _after_text(report, console, show_output: bool) -> None:
+def _after_text(report, console, show_output: bool, timings=()) -> None:
     stopped = [r.outcome for r in report.results if r.outcome in ("timeout", "crash")]
     if stopped:
         console.print(Text(f"of which did not finish: {stopped.count('timeout')} timeout, "
                            f"{stopped.count('crash')} crash", style="bold red"))
+    for t in timings:
+        console.print(Text(t.line()))
     if show_output:
         for r in report.results:
             text = report.output(r.entry, r.mode) if r.outcome != "ok" else None
@@ -93,6 +101,11 @@ def _after_text(report, console, show_output: bool) -> None:
                 console.print(Text(f"--- output of {printable(r.entry)} [{r.mode}] ---",
                                    style="dim"))
                 console.print(Text(printable_lines(text.rstrip("\n"))))
+
+
+def _importtime(config, entries, python):
+    from ..dynamic.importtime import measure_paths
+    return measure_paths(config.paths, config.source_roots, entries, python)
 
 
 def _read_entries(path: str) -> list[str]:

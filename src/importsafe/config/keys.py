@@ -14,6 +14,7 @@ KINDS = {
     "globs": "a list of strings",
     "codes": 'a list of rule codes or prefixes, like ["IS101", "IS2"]',
     "jobs": "an integer from 1 to 1024",
+    "table": "a table (its entries are checked where they are used)",
 }
 
 
@@ -55,6 +56,10 @@ KEYS: tuple[Key, ...] = (
         "--select", "codes"),
     Key("ignore", "list of strings", "[]", "Rule codes or prefixes not to report; their "
         "failures do not fail the run.", "--ignore", "codes"),
+    Key("effects", "table", "{}", "Import-time effects of functions outside the analysed code, "
+        "for `lazy-plan`: dotted name -> a kind (registry, patch, import-system, process, "
+        "output, none) or a table {kind, state, keyed, mutates}; over the shipped table "
+        "(docs/commands/lazy-plan.md).", None, "table"),
 )
 
 BY_NAME = {k.name: k for k in KEYS}

@@ -169,6 +169,9 @@ def validate(key: str, value, path: str):
     elif kind == "jobs":
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_JOBS:
             raise bad()
+    elif kind == "table":
+        if not isinstance(value, dict):
+            raise bad()
     else:
         if not _strings(value) or any(not v.strip() for v in value):
             raise bad()

@@ -1,0 +1,260 @@
+"""Use cases of the lazy-import plan: analyse, check, write. IO here: reading sources, and
+writing through fix.apply.write_patches (the plan's edits) or the filter module."""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from ..api import deep_recursion, load
+from ..fix.apply import read_text, write_patches
+from ..fix.plan import patched_program
+from ..static.parallel import no_cyclic_gc
+from ..static.simulate import traced_run
+from .effects import Engine
+from .plan import (CHECKED_MODES, LISTED, SYNTAX, check_plan, filter_module, lazy_program,
+                   loaded_modules, patches_for, simulate_all)
+from .readers import Readers
+from .scan import scan_module
+from .table import table
+from .order import Order
+from .verdict import (Context, closures_from_trace, import_graph, module_verdicts,
+                      static_closure, statement_verdict)
+
+LAZY_SYNTAX = (3, 15)
+FILTER_MARK = "as `importsafe lazy-plan` found them safe"
+
+
+@dataclass(frozen=True, slots=True)
+class Benefit:
+    entry: str
+    eager: int  # analysed modules `import entry` runs today
+    lazy: int  # ... with the plan applied
+
+
+@dataclass(frozen=True, slots=True)
+class LazyPlan:
+    roots: tuple[str, ...]
+    statements: tuple  # StatementVerdict, sorted by file and line
+    modules: dict  # module -> ModuleVerdict, every analysed module
+    lazy: frozenset  # (module, line) the plan makes lazy
+    style: str  # SYNTAX or LISTED
+    patches: tuple
+    lazy_patches: tuple  # the same plan as `lazy` statements (how 3.15 runs either)
+    base: dict  # (entry, mode) -> Result today
+    after: dict  # (entry, mode) -> Result with the plan (mode lazy: unchanged)
+    benefit: tuple[Benefit, ...]
+    assumed: dict  # module -> external functions it calls that the effect table lacks
+    packages: tuple[str, ...]
+    target_version: tuple[int, int]
+    written: tuple[str, ...] = ()
+    problem: str | None = None  # why nothing was written
+    filter_text: str | None = None
+    filter_written: str | None = None
+    ran: frozenset = frozenset()  # the modules the packages' own imports run
+    program: object = field(default=None, repr=False, compare=False)  # what was simulated
+    problems: tuple = field(default=())  # (file, line, message) of unreadable sources
+
+    @property
+    def broken(self) -> list:
+        """Entries that work today and fail with the plan (none, once checked)."""
+        return [pair for pair, r in self.after.items()
+                if self.base[pair].outcome == "ok" and r.outcome != "ok"]
+
+
+def _sources(index) -> tuple[dict, list]:
+    sources, problems = {}, []
+    for name, info in index.items():
+        if info.kind not in ("module", "package"):
+            continue
+        try:
+            with open(info.path, "rb") as f:
+                sources[name] = f.read()
+        except OSError as exc:
+            problems.append((info.path, 1, f"cannot read: {exc.strerror}"))
+    return sources, problems
+
+
+def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
+              target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
+              effects: dict | None = None) -> LazyPlan:
+    """Every module-level import of the code under `paths` that PEP 810 allows to be lazy:
+    lazy-safe or why not, and the checked plan for the target version (its edits are made
+    by `materialize`, when they are to be shown or written)."""
+    loaded = load(list(paths), source_roots, target_version, jobs)
+    program = loaded.program
+    workers = jobs or os.cpu_count() or 1
+    index = program.index
+    sources, problems = _sources(index)
+    with no_cyclic_gc(), deep_recursion():
+        found = _effects(program, sources, effects)
+        modules = module_verdicts(found.effects, found.reads, found.readers, set(found.scans),
+                                  loaded.roots, found.engine.lineage)
+        entries = loaded.entries
+        base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")],
+                            workers)
+        packages = tuple(sorted({e.partition(".")[0] for e in entries}))
+        closures, ran, trace = _package_runs(program, packages)
+        verdicts = _verdicts(program, found, modules, entries, sources, closures, ran, trace)
+        by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
+        style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
+        unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
+        checked = check_plan(program, verdicts, entries, base, by_statement, style,
+                             workers=workers, unlisted=unlisted)
+        lazy = set(checked.lazy)
+        after = dict(checked.after)
+        after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
+        changed = lazy_program(program, lazy)
+        benefit = tuple(Benefit(top, loaded_modules(program, top), loaded_modules(changed, top))
+                        for top in packages if top in index)
+    final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
+                         key=lambda v: (v.file, v.line)))
+    analysed = {n: modules[n] for n in entries if n in modules}
+    assumed = {n: tuple(sorted(v)) for n, v in found.engine.assumed.items() if n in analysed}
+    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
+                    after, benefit, assumed, packages, tuple(target_version),
+                    filter_text=filter_module(set(lazy), list(final), packages),
+                    problems=tuple(problems), ran=frozenset(ran), program=program)
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    scans: dict
+    engine: Engine
+    effects: dict
+    reads: dict
+    readers: Readers
+
+
+def _effects(program, sources: dict, overrides: dict | None) -> _Found:
+    index, is_module = program.index, program.index.__contains__
+    scans = {n: scan_module(sources[n], n, index[n].path, index[n].kind == "package",
+                            is_module) for n in sorted(sources)}
+    engine = Engine(scans, sources.__getitem__, table(overrides), is_module)
+    effects, reads = {}, {}
+    for name in scans:
+        effects[name], reads[name] = engine.module_effects(name)
+    for name, names in engine.called_reads.items():  # read by functions called at import
+        first = scans[name].first_reads
+        for read, line in names.items():
+            first[read] = min(first.get(read, line), line)
+    return _Found(scans, engine, effects, reads,
+                  Readers(sources, {n: index[n].path for n in sources}))
+
+
+def _package_runs(program, packages):
+    """The closures of the statements the packages' own imports run, which modules they
+    run, and their traces."""
+    closures, ran, traces = {}, set(), []
+    for top in packages:
+        if top in program.index:
+            _, trace = traced_run(program, top, "normal")
+            traces.extend(trace)
+            for key, value in closures_from_trace(trace).items():
+                closures.setdefault(key, set()).update(value)
+            ran.update(m for event, m, _ in trace if event == "done")
+    return closures, ran, traces
+
+
+def _verdicts(program, found: _Found, modules, entries, sources, closures, ran, trace):
+    is_module = program.index.__contains__
+    graph = import_graph(found.scans, is_module)
+
+    def closure_of(stmt, module):
+        if module in ran:
+            return closures.get((module, stmt.line), set())
+        return static_closure(stmt, module, graph, ran, is_module)
+
+    context = Context(modules, found.engine.table.modules, closure_of,
+                      Order(trace, found.scans, is_module), found.effects, found.reads,
+                      closures)
+    out = []
+    for module in entries:
+        scan = found.scans.get(module)
+        if scan is None:
+            continue
+        mentions = _mention_counter(sources[module])
+        for stmt in scan.statements:
+            if stmt.eligible:
+                out.append(statement_verdict(scan, stmt, closure_of(stmt, module), context,
+                                             mentions, _target(stmt, is_module)))
+    return out
+
+
+def materialize(plan: LazyPlan) -> LazyPlan:
+    """The plan's edits as text (libcst), in its style and as `lazy` statements, and the
+    first imports simulated again over the rewritten sources themselves."""
+    if plan.patches or not plan.lazy:
+        return plan
+    program = plan.program
+    verdicts = list(plan.statements)
+    as_lazy = tuple(patches_for(program, verdicts, set(plan.lazy), SYNTAX, read_text))
+    patches = as_lazy if plan.style == SYNTAX else \
+        tuple(patches_for(program, verdicts, set(plan.lazy), plan.style, read_text))
+    entries = sorted({e for e, _ in plan.after})
+    workers = os.cpu_count() or 1
+    with no_cyclic_gc(), deep_recursion():
+        base = dict(plan.base)
+        base.update(simulate_all(program, [(e, "bare") for e in entries], workers))
+        changed = patched_program(program, as_lazy, program.target_version)
+        after = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES],
+                             workers)
+    after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
+    return replace(plan, patches=patches, lazy_patches=as_lazy, after=after, base=base)
+
+
+def _target(stmt, is_module) -> str:
+    """The module a statement is about: `from pkg import sub` names the submodule."""
+    targets = stmt.targets(is_module)
+    return targets[1] if stmt.kind == "from" and len(targets) > 1 else targets[0]
+
+
+def _with_kept(v, kept: dict):
+    reason = kept.get((v.module, v.line))
+    if reason is None:
+        return v
+    return replace(v, lazy_safe=False, reasons=(*v.reasons, reason))
+
+
+def _mention_counter(source: bytes):
+    from ..static.sideeffects import mentions
+    text = source.decode("utf-8", "replace")
+    return lambda name: mentions(text, name)
+
+
+def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) -> LazyPlan:
+    """Apply the checked plan: its edits (all or none), and/or the filter module."""
+    if patches:
+        plan = materialize(plan)
+    if plan.broken:
+        return replace(plan, problem="the plan breaks first imports that work today; "
+                                     "nothing was written")
+    written, problem = (), None
+    if patches and plan.patches:
+        written, problem = write_patches(plan.patches)
+    filter_written = None
+    if filter_path is not None and problem is None:
+        problem = _write_filter(filter_path, plan.filter_text or "")
+        filter_written = None if problem else filter_path
+    return replace(plan, written=tuple(written), problem=problem, filter_written=filter_written)
+
+
+def _write_filter(path: str, text: str) -> str | None:
+    """Write the filter module (a new file, or one this command wrote before), atomically."""
+    if os.path.exists(path):
+        try:
+            current = read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"cannot read {path}: {exc}; nothing was written there"
+        if FILTER_MARK not in current:
+            return f"{path} exists and is not a filter importsafe wrote; nothing was written there"
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".importsafe-", suffix=".py")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror}"
+    return None

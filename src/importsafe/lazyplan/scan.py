@@ -1,0 +1,325 @@
+"""One module's source -> what running it does, as symbolic actions (pure).
+
+The module's top level and class bodies are run by interp.Walker; every write, call, class
+statement and scanning read is kept as an action for the effect engine (effects.py), which
+resolves calls into other modules once every module is scanned. Function bodies are not
+read here: the engine parses a module whole only when one of its functions runs at import
+time (`tree` below), so the scan parses sources with their function bodies cut
+(static.skim), which is several times cheaper. The import statements are kept for the plan.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..static.skim import skim
+from .interp import OWN, UNK, Walker, is_type_checking
+
+GUARDS_ELIGIBLE = frozenset({"none", "if", "with", "loop"})  # PEP 810 allows `lazy` there
+
+
+@dataclass(frozen=True, slots=True)
+class ImportStatement:
+    """A module-level import statement (docs/lazy.md L1 says which PEP 810 lets be lazy)."""
+
+    line: int
+    end_line: int
+    kind: str  # "import" | "from"
+    modules: tuple[str, ...]  # what it imports: `import a.b, c` -> (a.b, c); from: the module
+    names: tuple[tuple[str, str | None], ...]  # (name, asname); `import a.b` -> (("a.b", None),)
+    bound: tuple[str, ...]  # the names it binds
+    guard: str  # "none" | "if" | "with" | "loop" | "try" | "TYPE_CHECKING"
+    level: int = 0
+    star: bool = False
+    future: bool = False
+    lazy: bool = False  # written `lazy import` / `lazy from`
+    written: str = ""  # the module as the statement spells it (`.jit`)
+
+    @property
+    def eligible(self) -> bool:
+        return self.guard in GUARDS_ELIGIBLE and not self.star and not self.future
+
+    def targets(self, is_module) -> tuple[str, ...]:
+        """The analysed or external modules running the statement may load first."""
+        if self.kind == "import":
+            return self.modules
+        module = self.modules[0]
+        subs = tuple(f"{module}.{n}" for n, _ in self.names if is_module(f"{module}.{n}"))
+        return (module, *subs)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    line: int
+    bases: tuple[tuple, ...]
+    keywords: tuple[tuple[str, tuple], ...]
+    methods: tuple[tuple[str, int], ...]  # (name, line of its def)
+    starts: tuple[int, ...] = ()  # first line of each statement of the body (decorators too)
+
+    def method_line(self, name: str) -> int | None:
+        for method, line in self.methods:
+            if method == name:
+                return line
+        return None
+
+
+@dataclass(slots=True)
+class ModuleScan:
+    name: str
+    path: str
+    is_package: bool
+    env: dict = field(default_factory=dict)  # top-level name -> value, as the import ends
+    kinds: dict = field(default_factory=dict)  # name -> ("def"|"class", line) | ("inst", cls)
+    classes: dict = field(default_factory=dict)  # module-level class name -> ClassInfo
+    stars: tuple[str, ...] = ()
+    actions: list = field(default_factory=list)
+    statements: list = field(default_factory=list)
+    first_reads: dict = field(default_factory=dict)  # name -> first unconditional read line
+    # (first line, last line) of each module-level def and class statement, sorted: where
+    # the engine finds a body without parsing the whole module again
+    segments: tuple = ()
+    problem: str | None = None  # why the source could not be read
+
+    @property
+    def package(self) -> str:
+        return self.name if self.is_package else self.name.rpartition(".")[0]
+
+
+class _Recorder:
+    """Hooks of the module walker: every action is kept for the engine."""
+
+    def __init__(self, scan: ModuleScan):
+        self.scan = scan
+        self.walker = None  # the module's walker (its `cond`: inside a branch)
+
+    def on_write(self, line, target, op, key):
+        self.scan.actions.append(("write", line, target, op, key))
+
+    def on_call(self, line, callee, args, kwargs, how):
+        """Kept for the engine; the value is a reference to what it will find the call
+        returns (("call", module, index of the action, attrs))."""
+        index = len(self.scan.actions)
+        self.scan.actions.append(("call", line, callee, tuple(args), tuple(kwargs.items()), how,
+                                  self.walker.cond > 0))
+        if callee[0] == "g" and callee[1] == self.scan.name and not callee[3]:
+            kind = self.scan.kinds.get(callee[2])
+            if kind is not None and kind[0] == "class":
+                return ("new", callee)
+        return ("call", self.scan.name, index, ())
+
+    def on_class(self, line, name, bases, keywords, value):
+        self.scan.actions.append(("class", line, name, tuple(bases), tuple(keywords.items()),
+                                  value))
+
+    def on_read(self, line, value, access):
+        self.scan.actions.append(("read", line, value, access))
+
+
+class _ModuleWalker(Walker):
+    """The module's own top level: its names are ("g", module, name) values, and import
+    statements, first reads and class tables are recorded."""
+
+    def __init__(self, *args, scan: ModuleScan, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.scan = scan
+        self.guard = "none"
+        self.line = 0
+
+    def stmt(self, node):
+        self.line = node.lineno
+        super().stmt(node)
+
+    def lookup(self, name):
+        if self.cond == 0 and name not in self.scan.first_reads:
+            self.scan.first_reads[name] = self.line
+        return super().lookup(name)
+
+    def identity(self, name, value):
+        if self.kind != "module":
+            return value
+        if value[0] in ("mod", "gstar", "super", "call") or (
+                value[0] == "g" and value[1] != self.module):
+            if value[0] == "call":
+                self.scan.kinds[name] = ("result", value)
+            return value  # an alias of what another module holds (or a call returned)
+        if value[0] == "new":
+            self.scan.kinds[name] = ("inst", value[1])
+        elif value[0] == "g" and value[1] == self.module and value[2] != name:
+            alias = self.scan.kinds.get(value[2])
+            if alias is not None:
+                self.scan.kinds[name] = alias
+        return ("g", self.module, name, ())
+
+    def define(self, node):
+        if self.kind == "module":
+            self.scan.kinds[node.name] = ("def", node.lineno)
+        return OWN if self.kind != "module" else ("g", self.module, node.name, ())
+
+    def class_value(self, node):
+        if self.kind != "module":
+            return OWN
+        self.scan.kinds[node.name] = ("class", node.lineno)
+        return ("g", self.module, node.name, ())
+
+    def class_body(self, node, value, bases, keywords):
+        if self.kind == "module":
+            methods = tuple((s.name, s.lineno) for s in node.body
+                            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)))
+            self.scan.classes[node.name] = ClassInfo(node.lineno, tuple(bases),
+                                                     tuple(keywords.items()), methods,
+                                                     _starts(node.body))
+        inner = _ModuleWalker(self.module, self.package, "class", {}, self.scope_globals(),
+                              self.hooks, self.is_module, klass=value, scan=self.scan)
+        inner.stars, inner.cond, inner.line = self.stars, self.cond, self.line
+        inner.run(node.body)
+
+    # -- import statements ----------------------------------------------------------------
+    def _statement(self, node, kind, modules, names, bound, level=0, star=False, future=False):
+        if self.kind == "module":
+            guard = self.guard
+            lazy = node.lineno in self.scan_lazy_lines or bool(getattr(node, "is_lazy", False))
+            written = "." * level + (node.module or "") if kind == "from" else ""
+            self.scan.statements.append(ImportStatement(
+                node.lineno, getattr(node, "end_lineno", node.lineno) or node.lineno, kind,
+                modules, names, bound, guard, level, star, future, lazy, written))
+
+    def s_Import(self, node):
+        super().s_Import(node)
+        self._statement(node, "import", tuple(a.name for a in node.names),
+                        tuple((a.name, a.asname) for a in node.names),
+                        tuple(a.asname or a.name.partition(".")[0] for a in node.names))
+
+    def s_ImportFrom(self, node):
+        from .interp import resolve_relative
+        super().s_ImportFrom(node)
+        module = resolve_relative(node.module, node.level, self.package)
+        if module is None:
+            return
+        names = tuple((a.name, a.asname) for a in node.names)
+        star = any(a.name == "*" for a in node.names)
+        self._statement(node, "from", (module,), names,
+                        tuple(a.asname or a.name for a in node.names if a.name != "*"),
+                        node.level, star, module == "__future__")
+
+    # -- blocks: where a statement sits, and whether its reads surely happen ---------------
+    def _block(self, guard, bodies, conditional=True):
+        saved, self.guard = self.guard, guard if self.guard == "none" else self.guard
+        if guard == "try":
+            self.guard = "try"
+        self.cond += conditional
+        try:
+            for body in bodies:
+                self.run(body)
+        finally:
+            self.cond -= conditional
+            self.guard = saved
+
+    def s_If(self, node):
+        if is_type_checking(node.test):
+            self._never_run(node.body)
+            self._block("if", [node.orelse])
+            return
+        self.ev(node.test)
+        self._block("if", [node.body, node.orelse])
+
+    def _never_run(self, body):
+        """An `if TYPE_CHECKING:` block: its import statements are recorded, nothing runs."""
+        saved, self.guard = self.guard, "TYPE_CHECKING"
+        try:
+            for stmt in body:
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    env, self.env = self.env, {}  # bind nothing
+                    try:
+                        self.stmt(stmt)
+                    finally:
+                        self.env = env
+                elif isinstance(stmt, ast.If):
+                    self._never_run([*stmt.body, *stmt.orelse])
+        finally:
+            self.guard = saved
+
+    def s_For(self, node):
+        self.hooks.on_read(node.lineno, self.ev(node.iter), "scan")
+        self.assign(node.target, UNK, node.lineno)
+        self._block("loop", [node.body, node.orelse])
+
+    s_AsyncFor = s_For
+
+    def s_While(self, node):
+        self.ev(node.test)
+        self._block("loop", [node.body, node.orelse])
+
+    def s_With(self, node):
+        for item in node.items:
+            value = self.ev(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, ("res", value, ()), node.lineno)
+        self._block("with", [node.body], conditional=False)
+
+    s_AsyncWith = s_With
+
+    def s_Try(self, node):
+        self._block("try", [node.body, *(h.body for h in node.handlers), node.orelse,
+                            node.finalbody])
+
+    s_TryStar = s_Try
+
+    def s_Match(self, node):
+        self.ev(node.subject)
+        self._block("if", [c.body for c in node.cases])
+
+
+def parse_source(source: bytes, path: str, whole: bool) -> tuple[ast.Module, frozenset[int]]:
+    """The module's tree (function bodies cut unless `whole`) and the lines of its `lazy`
+    imports. Raises SyntaxError / ValueError when it cannot be parsed at all."""
+    lazy: frozenset[int] = frozenset()
+    if not whole and b"def" in source:
+        cut = skim(source)
+        if cut is not None:
+            try:
+                return ast.parse(cut[0], filename=path), lazy
+            except (SyntaxError, ValueError):
+                pass  # the whole source decides (it may use syntax the cut does not show)
+    try:
+        return ast.parse(source, filename=path), lazy
+    except SyntaxError:
+        if b"lazy" not in source and b"type" not in source:
+            raise
+        from ..static.lower import lower
+        lowered = lower(source)
+        if lowered is None:
+            raise
+        return ast.parse(lowered[0], filename=path), lowered[1]
+
+
+def scan_module(source: bytes, name: str, path: str, is_package: bool, is_module) -> ModuleScan:
+    """What importing the module does (function bodies left to the engine)."""
+    scan = ModuleScan(name, path, is_package)
+    try:
+        tree, lazy_lines = parse_source(source, path, whole=False)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        scan.problem = f"cannot parse: {exc}"
+        return scan
+    walker = _ModuleWalker(name, scan.package, "module", scan.env, scan.env, _Recorder(scan),
+                           is_module, scan=scan)
+    walker.scan_lazy_lines = lazy_lines
+    walker.hooks.walker = walker
+    walker.run(tree.body)
+    scan.stars = tuple(walker.stars)
+    scan.segments = _segments(tree.body, source.count(b"\n") + 1)
+    return scan
+
+
+def _starts(body) -> tuple[int, ...]:
+    return tuple(min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))])
+                 for s in body)
+
+
+def _segments(body, last: int) -> tuple:
+    starts = _starts(body)
+    out = []
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            end = starts[i + 1] - 1 if i + 1 < len(body) else last
+            out.append((stmt.lineno, end))
+    return tuple(out)

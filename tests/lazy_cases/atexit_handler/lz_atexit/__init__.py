@@ -1,0 +1,1 @@
+from .cleanup import TEMP

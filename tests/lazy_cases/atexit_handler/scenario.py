@@ -1,0 +1,2 @@
+import lz_atexit
+print('main done')

@@ -1,0 +1,6 @@
+import builtins
+
+def _(text):
+    return text.upper()
+
+builtins._ = _

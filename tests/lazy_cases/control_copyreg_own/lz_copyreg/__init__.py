@@ -1,0 +1,1 @@
+from .point import Point

@@ -1,0 +1,2 @@
+from .core import render
+from .shapes import Circle

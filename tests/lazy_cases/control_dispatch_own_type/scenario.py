@@ -1,0 +1,2 @@
+import lz_dispatch
+print(lz_dispatch.render(lz_dispatch.Circle()))

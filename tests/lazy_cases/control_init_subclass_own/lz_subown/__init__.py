@@ -1,0 +1,2 @@
+from .base import Expr
+from .symbol import Symbol

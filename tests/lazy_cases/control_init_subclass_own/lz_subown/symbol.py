@@ -1,0 +1,4 @@
+from .base import Expr
+
+class Symbol(Expr):
+    pass

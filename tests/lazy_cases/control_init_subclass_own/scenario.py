@@ -1,0 +1,2 @@
+import lz_subown
+print(lz_subown.Symbol.is_atom)

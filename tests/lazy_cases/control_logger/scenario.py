@@ -1,0 +1,2 @@
+import lz_logger
+print(lz_logger.run())

@@ -1,0 +1,1 @@
+from .tables import lookup

@@ -1,0 +1,2 @@
+import lz_cache
+print(lz_cache.lookup(7))

@@ -1,0 +1,2 @@
+import lz_pure
+print(lz_pure.area(lz_pure.Square(3)))

@@ -1,0 +1,3 @@
+from .registry import get
+from .fast import Fast
+DEFAULT = Fast.name

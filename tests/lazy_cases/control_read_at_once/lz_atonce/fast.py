@@ -1,0 +1,5 @@
+from .registry import register
+
+@register
+class Fast:
+    name = 'fast'

@@ -1,0 +1,8 @@
+_KINDS = {}
+
+def register(cls):
+    _KINDS[cls.name] = cls
+    return cls
+
+def get(name):
+    return _KINDS[name]

@@ -1,0 +1,2 @@
+from .base import Node
+from .leaf import Leaf

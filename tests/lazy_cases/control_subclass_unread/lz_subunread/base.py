@@ -1,0 +1,3 @@
+class Node:
+    def kind(self):
+        return type(self).__name__

@@ -1,0 +1,4 @@
+from .base import Node
+
+class Leaf(Node):
+    pass

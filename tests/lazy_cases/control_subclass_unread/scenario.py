@@ -1,0 +1,2 @@
+import lz_subunread
+print(lz_subunread.Leaf().kind())

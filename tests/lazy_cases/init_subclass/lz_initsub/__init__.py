@@ -1,0 +1,2 @@
+from .base import Shape, shape
+from .circle import Circle

@@ -1,0 +1,4 @@
+from .base import Shape
+
+class Circle(Shape):
+    pass

@@ -1,0 +1,2 @@
+from . import setup
+from .work import work

@@ -1,0 +1,7 @@
+import logging
+
+log = logging.getLogger(__name__)
+
+def work():
+    log.info('working')
+    return 'done'

@@ -1,0 +1,2 @@
+import lz_logcfg
+print(lz_logcfg.work())

@@ -1,0 +1,2 @@
+from .meta import Plugin, by_name
+from .zipper import Zipper

@@ -1,0 +1,4 @@
+from .meta import Plugin
+
+class Zipper(Plugin):
+    pass

@@ -1,0 +1,2 @@
+import lz_meta
+print(lz_meta.by_name('Zipper'))

@@ -1,0 +1,3 @@
+from .registry import NAMES
+from . import summary
+from . import extra

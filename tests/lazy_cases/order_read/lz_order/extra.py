@@ -1,0 +1,3 @@
+from .registry import NAMES
+
+NAMES.append('extra')

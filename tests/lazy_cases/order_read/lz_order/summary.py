@@ -1,0 +1,3 @@
+from .registry import NAMES
+
+COUNT_AT_IMPORT = len(NAMES)

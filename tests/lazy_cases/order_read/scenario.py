@@ -1,0 +1,2 @@
+import lz_order
+print(lz_order.summary.COUNT_AT_IMPORT)

@@ -1,0 +1,2 @@
+from . import defaults
+from .config import mode

@@ -1,0 +1,4 @@
+import os
+
+def mode():
+    return os.environ.get('LZ_ENVIRON_MODE', 'unset')

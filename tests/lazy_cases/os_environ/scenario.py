@@ -1,0 +1,2 @@
+import lz_environ
+print(lz_environ.mode())

@@ -1,0 +1,1 @@
+from .banner import VERSION

@@ -1,0 +1,2 @@
+VERSION = '1.0'
+print('lz_output', VERSION, 'loaded')

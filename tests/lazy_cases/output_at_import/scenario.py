@@ -1,0 +1,2 @@
+import lz_output
+print('main')

@@ -1,0 +1,6 @@
+from .model import Model
+
+def _describe(self):
+    return 'model with extras'
+
+Model.describe = _describe

@@ -1,0 +1,3 @@
+class Model:
+    def describe(self):
+        return 'model'

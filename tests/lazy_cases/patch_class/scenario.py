@@ -1,0 +1,2 @@
+import lz_patchcls
+print(lz_patchcls.Model().describe())

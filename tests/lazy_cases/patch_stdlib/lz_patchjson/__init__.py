@@ -1,0 +1,2 @@
+from . import compat
+from .api import dump

@@ -1,0 +1,4 @@
+import json
+
+def dump(obj):
+    return json.dumps(obj)

@@ -1,0 +1,2 @@
+from .hooks import HOOKS, run_hooks
+from . import audit

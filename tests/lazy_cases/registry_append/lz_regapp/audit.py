@@ -1,0 +1,6 @@
+from .hooks import HOOKS
+
+def audit(event):
+    return 'audit:' + event
+
+HOOKS.append(audit)

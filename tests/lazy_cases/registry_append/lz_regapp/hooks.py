@@ -1,0 +1,4 @@
+HOOKS = []
+
+def run_hooks(event):
+    return [hook(event) for hook in HOOKS]

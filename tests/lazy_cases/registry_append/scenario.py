@@ -1,0 +1,2 @@
+import lz_regapp
+print(lz_regapp.run_hooks('start'))

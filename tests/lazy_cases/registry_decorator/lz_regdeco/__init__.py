@@ -1,0 +1,2 @@
+from .registry import get, register
+from .fast import FastBackend

@@ -1,0 +1,8 @@
+_BACKENDS = {}
+
+def register(cls):
+    _BACKENDS[cls.name] = cls
+    return cls
+
+def get(name):
+    return _BACKENDS[name]

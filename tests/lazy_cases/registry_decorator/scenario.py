@@ -1,0 +1,2 @@
+import lz_regdeco
+print(lz_regdeco.get('fast').__name__)

@@ -1,0 +1,6 @@
+from .readers import READERS
+
+class CsvReader:
+    pass
+
+READERS['csv'] = CsvReader

@@ -1,0 +1,2 @@
+import lz_regsub
+print(sorted(lz_regsub.READERS))

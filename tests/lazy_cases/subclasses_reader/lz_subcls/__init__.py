@@ -1,0 +1,2 @@
+from .base import Exporter, exporters
+from .pdf import PdfExporter

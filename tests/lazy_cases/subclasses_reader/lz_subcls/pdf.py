@@ -1,0 +1,4 @@
+from .base import Exporter
+
+class PdfExporter(Exporter):
+    pass

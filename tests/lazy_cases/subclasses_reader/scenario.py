@@ -1,0 +1,2 @@
+import lz_subcls
+print(lz_subcls.exporters())

@@ -1,0 +1,4 @@
+import sys
+from . import real
+
+sys.modules['lz_sysmod_legacy'] = real

@@ -1,0 +1,2 @@
+from . import strict
+from .api import old_function

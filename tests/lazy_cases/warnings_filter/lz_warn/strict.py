@@ -1,0 +1,3 @@
+import warnings
+
+warnings.filterwarnings('error', category=DeprecationWarning, module='lz_warn')

@@ -1,0 +1,219 @@
+"""`importsafe lazy-plan`: the JSON schema, the plan's edits for 3.15+ (`lazy` statements) and
+older targets (`__lazy_modules__` before the imports it names), the filter module, the
+re-simulation that keeps eager what laziness would break (IS109), the effect table and its
+`[tool.importsafe] effects` extension, and bad input."""
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from importsafe.lazyplan.apply import lazy_plan, materialize
+from importsafe.lazyplan.rewrite import RewriteError, add_lazy_modules, make_lazy
+from importsafe.lazyplan.table import TableError, table
+from lazyscenario import run_scenario
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "compiler_pkg"
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "importsafe", *map(str, args)],
+                          capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def write(root: Path, files: dict) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return root
+
+
+@pytest.fixture
+def example(tmp_path) -> Path:
+    shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def test_json_has_the_issue_schema(example):
+    proc = run_cli("lazy-plan", "compiler_pkg", "--format", "json", cwd=example)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["schema"] == 1 and {"imports", "modules"} <= set(doc)
+    tree_imports = 0
+    for path in (example / "compiler_pkg").rglob("*.py"):
+        for node in ast.parse(path.read_text()).body:  # module level, outside try
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and not (
+                    isinstance(node, ast.ImportFrom) and node.names[0].name == "*"):
+                tree_imports += 1
+    # every module-level import PEP 810 allows to be lazy (TYPE_CHECKING blocks included)
+    records = doc["imports"]
+    assert len(records) >= tree_imports
+    for r in records:
+        assert set(r) >= {"file", "line", "module", "lazy_safe", "reasons"}
+        assert r["file"].startswith("compiler_pkg/")  # as the other reports print paths
+        for reason in r["reasons"]:
+            assert set(reason) >= {"code", "file", "line", "message"}
+    jit = next(r for r in records if r["file"] == "compiler_pkg/__init__.py" and r["line"] == 13)
+    assert jit["module"] == "compiler_pkg.jit" and jit["lazy_safe"] is False
+    assert jit["reasons"][0]["file"] == "compiler_pkg/jit.py"
+    assert jit["reasons"][0]["reader"] == {"file": "compiler_pkg/backend_api.py", "line": 53}
+    assert doc["modules"]["compiler_pkg.jit"]["eager"] is True
+    assert doc["modules"]["compiler_pkg.ir"] == {"eager": False, "reasons": []}
+    assert doc["plan"]["lazy_mode_today"] == ["compiler_pkg.optimizer"]
+    assert doc["plan"]["checked"]["broken"] == []
+
+
+def test_write_for_315_makes_the_safe_imports_lazy(example):
+    before = run_cli("check", "compiler_pkg", "--mode", "normal,bare,lazy", "--format", "json",
+                     "--no-cache", cwd=example)
+    proc = run_cli("lazy-plan", "compiler_pkg", "--target-version", "3.15", "--write",
+                   cwd=example)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    init = (example / "compiler_pkg" / "__init__.py").read_text().splitlines()
+    assert init[10] == "lazy from .program import FakeProgram, Program"
+    assert init[12].startswith("from .jit import JitBackend")  # the registry stays eager
+    after = run_cli("check", "compiler_pkg", "--mode", "normal,bare,lazy", "--format", "json",
+                    "--no-cache", "--target-version", "3.15", cwd=example)
+    outcome = {(r["entry"], r["mode"]): r["outcome"]
+               for r in json.loads(before.stdout)["results"]}
+    for r in json.loads(after.stdout)["results"]:
+        if outcome[(r["entry"], r["mode"])] == "ok":
+            assert r["outcome"] == "ok", r
+    # and for real, under the emulation: the registry still has jit
+    scenario = example / "scenario.py"
+    scenario.write_text("import compiler_pkg\nprint(compiler_pkg.get_backend('jit').name)\n")
+    assert run_scenario(example, scenario, lazy=True) == "jit\n"
+
+
+def test_write_before_315_places_lazy_modules_before_the_imports(example):
+    proc = run_cli("lazy-plan", "compiler_pkg", "--target-version", "3.11", "--write",
+                   cwd=example)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = (example / "compiler_pkg" / "__init__.py").read_text()
+    tree = ast.parse(text)
+    listing = next(i for i, n in enumerate(tree.body) if isinstance(n, ast.Assign)
+                   and n.targets[0].id == "__lazy_modules__")
+    assert isinstance(tree.body[0], ast.Expr)  # the docstring stays first
+    assert listing == 1 and isinstance(tree.body[2], ast.ImportFrom)
+    listed = ast.literal_eval(tree.body[listing].value)
+    assert "compiler_pkg.program" in listed and "compiler_pkg.jit" not in listed
+    # 3.11 ignores it: nothing changes; as on 3.15 (emulated), the registry keeps jit
+    scenario = example / "scenario.py"
+    scenario.write_text("import sys, compiler_pkg\nprint(compiler_pkg.get_backend('jit').name, "
+                        "'compiler_pkg.capture' in sys.modules)\n")
+    assert run_scenario(example, scenario, lazy=False) == "jit True\n"
+    assert run_scenario(example, scenario, lazy=True) == "jit False\n"
+
+
+def test_filter_module(example, tmp_path):
+    target = tmp_path / "lazy_filter.py"
+    proc = run_cli("lazy-plan", "compiler_pkg", "--filter", target, cwd=example)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (example / "compiler_pkg" / "__init__.py").read_text() == \
+        (EXAMPLE / "__init__.py").read_text()  # no source changed
+    namespace: dict = {}
+    exec(compile(target.read_text(), str(target), "exec"), namespace)
+    f = namespace["lazy_filter"]
+    assert f("compiler_pkg", "compiler_pkg.program", ("FakeProgram", "Program")) is True
+    assert f("compiler_pkg", "compiler_pkg.jit", ("JitBackend",)) is False
+    assert f("otherpkg", "json", None) is True  # other code: the global mode decides
+    again = run_cli("lazy-plan", "compiler_pkg", "--filter", target, cwd=example)
+    assert again.returncode == 0  # a filter it wrote may be replaced
+    foreign = tmp_path / "mine.py"
+    foreign.write_text("x = 1\n")
+    refused = run_cli("lazy-plan", "compiler_pkg", "--filter", foreign, cwd=example)
+    assert refused.returncode == 1 and foreign.read_text() == "x = 1\n"
+
+
+ORDER = {  # the jit/optimizer cycle without a registry: only the package's order makes it work
+    "ord/__init__.py": "from .jit import Jit\n",
+    "ord/jit.py": "class Jit:\n    pass\n\nfrom .opt import Opt\n\nDEFAULT = Opt()\n",
+    "ord/opt.py": "from .jit import Jit\n\nclass Opt(Jit):\n    pass\n",
+}
+
+
+def test_imports_whose_laziness_breaks_a_first_import_stay_eager(tmp_path):
+    write(tmp_path, ORDER)
+    plan = materialize(lazy_plan([str(tmp_path / "ord")], target_version=(3, 15)))
+    init = next(v for v in plan.statements if v.file.endswith("__init__.py"))
+    assert not init.lazy_safe and [r.code for r in init.reasons] == ["IS109"]
+    assert "ord.opt" in init.reasons[0].message
+    others = [v for v in plan.statements if not v.file.endswith("__init__.py")]
+    assert others and all(v.lazy_safe for v in others)  # with __init__ eager they are fine
+    assert plan.broken == []
+    # reality agrees: with every statement of the plan lazy, `import ord.opt` works, and
+    # with the __init__ import lazy too it fails
+    for patch in plan.lazy_patches:
+        Path(patch.path).write_text(patch.new)
+    scenario = tmp_path / "s.py"
+    scenario.write_text("import ord.opt\nprint('ok')\n")
+    assert run_scenario(tmp_path, scenario, lazy=True) == "ok\n"
+    (tmp_path / "ord" / "__init__.py").write_text("lazy from .jit import Jit\n")
+    assert run_scenario(tmp_path, scenario, lazy=True).startswith("EXC ImportError")
+
+
+EXTERNAL = {  # lz_hostlib is installed elsewhere: not analysed, its effects come from the table
+    "extuser/__init__.py": "from . import plugin\n",
+    "extuser/plugin.py": "import lz_hostlib\n\nclass Plugin:\n    pass\n\n"
+                         "lz_hostlib.add_plugin('mine', Plugin)\n",
+    "site/lz_hostlib.py": "PLUGINS = {}\n\ndef add_plugin(name, cls):\n    PLUGINS[name] = cls\n",
+}
+
+
+def test_effect_table_extension_in_pyproject(tmp_path):
+    write(tmp_path, EXTERNAL)
+    proc = run_cli("lazy-plan", "extuser", "--format", "json", cwd=tmp_path)
+    doc = json.loads(proc.stdout)
+    assert all(r["lazy_safe"] for r in doc["imports"])  # an unlisted external call: assumed
+    assert doc["assumes"]["extuser.plugin"] == ["lz_hostlib.add_plugin"]
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.importsafe.effects]\n"lz_hostlib.add_plugin" = '
+        '{ kind = "registry", state = "host plugins" }\n')
+    doc = json.loads(run_cli("lazy-plan", "extuser", "--format", "json", cwd=tmp_path).stdout)
+    record = next(r for r in doc["imports"] if r["file"] == "extuser/__init__.py")
+    assert record["lazy_safe"] is False and record["reasons"][0]["code"] == "IS110"
+    assert "host plugins" in record["reasons"][0]["message"]
+    (tmp_path / "pyproject.toml").write_text('[tool.importsafe.effects]\n"x.y" = "sometimes"\n')
+    bad = run_cli("lazy-plan", "extuser", cwd=tmp_path)
+    assert bad.returncode == 2 and "kind 'sometimes'" in bad.stderr
+
+
+def test_table_rejects_bad_entries():
+    assert table({"a.b": "none"}).function("a.b").kind == "none"
+    for spec in ("maybe", 3, {"kind": "registry", "keyed": -1}, {"kind": "patch", "x": 1}):
+        with pytest.raises(TableError):
+            table({"a.b": spec})
+
+
+def test_bad_input_is_a_usage_error(tmp_path):
+    proc = run_cli("lazy-plan", tmp_path / "missing")
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
+    write(tmp_path, {"brk/__init__.py": "from . import ok\n", "brk/ok.py": "X = 1\n",
+                     "brk/bad.py": "def (:\n"})
+    (tmp_path / "brk" / "latin.py").write_bytes(b"# -*- coding: latin-1 -*-\nN = '\xe9'\n")
+    (tmp_path / "brk" / "binary.py").write_bytes(b"\x00\xff\xfe garbage")
+    proc = run_cli("lazy-plan", tmp_path / "brk", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert any(r["module"] == "brk.ok" and r["lazy_safe"] for r in doc["imports"])
+
+
+def test_rewrites():
+    text = '"""Doc."""\nfrom __future__ import annotations\n\n# the imports\nimport a\n' \
+           'from b import c  # keep\n'
+    assert make_lazy(text, [5, 6]).splitlines()[4:] == ["lazy import a",
+                                                         "lazy from b import c  # keep"]
+    with pytest.raises(RewriteError):
+        make_lazy(text, [3])
+    listed = add_lazy_modules(text, ["b"], 6).splitlines()
+    assert listed[:3] == ['"""Doc."""', "from __future__ import annotations", ""]
+    assert listed[3:6] == ["# the imports", "__lazy_modules__ = ['b']", "import a"] or \
+        listed.index("__lazy_modules__ = ['b']") < listed.index("from b import c  # keep")
