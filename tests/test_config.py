@@ -25,6 +25,7 @@ WRONG = {
     "skip": ['"pkg.a"', "[1]"],
     "select": ['["XX9"]', "3", '"IS101"'],
     "ignore": ['["IS9"]', "{}"],
+    "effects": ['"registry"', "[1]", "3"],
 }
 
 
