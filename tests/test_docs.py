@@ -102,3 +102,12 @@ def test_mkdocs_build_strict(tmp_path):
                                "HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert (tmp_path / "site" / "rules" / "IS101" / "index.html").is_file()
+
+
+def test_readme_is_short_and_its_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python3 -m pip install -q -e '.[test]' && python3 -m pytest" in readme
+    assert "python3 -m pip install -q -e '.[test]'\npython3 -m pytest\n" in ci
+    assert "python3 -m venv .venv" in readme
