@@ -111,3 +111,29 @@ def test_readme_is_short_and_its_test_command_is_what_ci_runs():
     assert "python3 -m pip install -q -e '.[test]' && python3 -m pytest" in readme
     assert "python3 -m pip install -q -e '.[test]'\npython3 -m pytest\n" in ci
     assert "python3 -m venv .venv" in readme
+
+
+def _importsafe(tmp_path, *args):
+    proc = subprocess.run([sys.executable, "-m", "importsafe", *args], capture_output=True,
+                          text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                                                    "COLUMNS": "100", "NO_COLOR": "1"})
+    return proc.stdout.replace(f"({ROOT}/", "(.../").strip()
+
+
+def test_quoted_outputs_are_what_the_commands_print(tmp_path):
+    """The example outputs quoted in README and docs are the commands' real output (the
+    absolute path at the end of CPython's message shortened to `...`)."""
+    def text(rel):
+        return (ROOT / rel).read_text(encoding="utf-8")
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    check = _importsafe(tmp_path, "check", "examples/compiler_pkg", *cache)
+    assert check in text("README.md") and check in text("docs/getting-started.md")
+    lazy = _importsafe(tmp_path, "check", "examples/compiler_pkg", "--mode", "normal,bare,lazy",
+                       *cache).splitlines()
+    start = next(i for i, line in enumerate(lazy) if line.startswith("lazy imports (PEP 810)"))
+    assert "\n".join(lazy[start:start + 2]) in text("docs/modes.md")
+    explain = _importsafe(tmp_path, "explain", "compiler_pkg.backend_api", "examples/compiler_pkg",
+                          "--mode", "bare")
+    assert explain in text("docs/commands/explain.md")
+    fix = _importsafe(tmp_path, "fix", "examples/compiler_pkg").splitlines()
+    assert "\n".join(fix[-6:]) in text("docs/commands/fix.md")
