@@ -300,7 +300,7 @@ class Simulator(LazyImports, ImportState):
         if not (present and full in self.index):
             # for a submodule in sys.modules, a module __getattr__ asked for its name imports
             # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
-            # sys.modules: both give the submodule (an assumption, see README)
+            # sys.modules: both give the submodule (an assumption, docs/modelled.md)
             self._undecidable(st, name)
         if present:
             return self.ref(full)
@@ -471,7 +471,7 @@ class Simulator(LazyImports, ImportState):
                 continue
             # a submodule on disk is imported here, whatever hasattr() says: a module
             # __getattr__ asked for its name is assumed to import it or to raise
-            # AttributeError, not to answer with another object (README, Assumptions); and
+            # AttributeError, not to answer with another object (docs/modelled.md); and
             # a name that is no submodule fails to import quietly whatever hasattr says
             self._import_missing(f"{st.name}.{n}")
 
