@@ -59,25 +59,44 @@ def test_no_safe_edit_is_reported_and_nothing_written(tmp_path):
     assert tree(tmp_path) == before
 
 
+def strict_check_works(root: Path) -> bool:
+    """diagnostics.strict_check reads compiler_pkg.verifier without importing it."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+            "import compiler_pkg.diagnostics as d\n"
+            "class P:\n    ops = []\n    name = 'p'\n"
+            "try:\n    d.strict_check(P())\nexcept AttributeError:\n    print('broken')\n"
+            "except Exception:\n    pass\n")
+    out = subprocess.run([sys.executable, "-S", "-B", "-c", code, str(root)],
+                         capture_output=True, text=True, timeout=60, cwd=str(root))
+    return "broken" not in out.stdout
+
+
 def test_example_fix_write_edits_exactly_the_two_statements(tmp_path):
     shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg")
     before = tree(tmp_path)
+    assert strict_check_works(tmp_path)
     proc = run_cli("fix", tmp_path / "compiler_pkg", "--write")
     # jit <-> optimizer uses names of each other while running: no import edit fixes it
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "still failing: compiler_pkg.optimizer [bare] ImportError" in proc.stdout
     assert "no safe edit for " in proc.stdout and "optimizer.py:2: its names are used while " \
         "the module runs (JitBackend)" in proc.stdout
+    # deferring _capture's import of Verifier would stop `import compiler_pkg` loading the
+    # verifier, which diagnostics.strict_check reads: held back, and verifier.py edited instead
+    assert "capture/_capture.py:7  Verifier: defer into finish(); repairs 1" in proc.stdout
+    assert "diagnostics.py:33: compiler_pkg.diagnostics reads compiler_pkg.verifier" in \
+        proc.stdout and "1 fix available with --unsafe-fixes" in proc.stdout
+    assert "(breaks the cycle compiler_pkg.verifier -> compiler_pkg.capture -> " in proc.stdout
     after = tree(tmp_path)
     changed = sorted(k for k in before if before[k] != after[k])
-    assert changed == ["compiler_pkg/capture/_capture.py", "compiler_pkg/program/_program.py"]
+    assert changed == ["compiler_pkg/program/_program.py", "compiler_pkg/verifier.py"]
     for name, moved in (("compiler_pkg/program/_program.py", "from ..backend_api import Spec"),
-                        ("compiler_pkg/capture/_capture.py", "from ..verifier import Verifier")):
+                        ("compiler_pkg/verifier.py", "from .capture._config import CaptureConfig")):
         removed = [x for x in before[name].splitlines() if x not in after[name].splitlines()]
         added = [x for x in after[name].splitlines() if x not in before[name].splitlines()]
         assert removed == [moved] and [x.strip() for x in added] == [moved]
-    assert "`import compiler_pkg` no longer loads compiler_pkg.verifier" in proc.stdout
-    assert "diagnostics.py:" in proc.stdout and "breaks after this fix" in proc.stdout
+    assert "no longer loads" not in proc.stdout
+    assert strict_check_works(tmp_path)
     remaining = [("compiler_pkg.optimizer", "bare")]
     check = run_cli("check", tmp_path / "compiler_pkg", "--format", "json")
     assert check.returncode == 1, check.stdout
@@ -90,6 +109,17 @@ def test_example_fix_write_edits_exactly_the_two_statements(tmp_path):
     assert [(r["entry"], r["mode"], r["error"]["module"], r["error"]["name"])
             for r in all_ok_in_cpython(tmp_path, tmp_path / "compiler_pkg")] == [
         ("compiler_pkg.optimizer", "bare", "compiler_pkg.optimizer", "Optimizer")]
+
+
+def test_example_unsafe_fixes_applies_the_breaking_edit_and_says_so(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "compiler_pkg")
+    proc = run_cli("fix", tmp_path / "compiler_pkg", "--write", "--unsafe-fixes")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "_capture.py:7  Verifier: defer into finish()" in proc.stdout
+    assert "diagnostics.py:33: compiler_pkg.diagnostics reads " \
+        "compiler_pkg.verifier" in proc.stdout
+    assert "`import compiler_pkg` no longer loads compiler_pkg.verifier" in proc.stdout
+    assert not strict_check_works(tmp_path)  # what the user asked for, and was told
 
 
 def test_diff_prints_and_changes_nothing(tmp_path):

@@ -3,9 +3,13 @@
 - `lost_modules`: for each package, the modules that `import package` (normal mode) loaded
   before the fix and no longer loads after it;
 - `hidden_submodule_reads`: places that read `pkg.sub.attr` although the reading module never
-  imports `pkg.sub` itself: they only work because some other import loaded it.
+  imports `pkg.sub` itself: they only work because some other import loaded it;
+- `Breakage`: the planner's check of one edit against both, and against `from M import name`
+  of a name the edit stops binding.
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from ..static.events import Call, ClassBody, Def, If, Import, ImportFrom, Try, Use, walk
 from ..static.simulate import traced_run
@@ -78,3 +82,56 @@ def hidden_submodule_reads(program: Program, full_facts) -> list[tuple[str, int,
                     out.add((facts.path, ev.line, module, dotted))
                     break
     return sorted(out)
+
+
+def importers_of(full_facts) -> dict[tuple[str, str], list[tuple[str, int, str]]]:
+    """(module, name) -> where another module does `from module import name` (any depth)."""
+    out: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+    for reader, facts in full_facts.items():
+        for ev in walk(facts.body, classes=True, functions=True):
+            if ev.__class__ is ImportFrom and ev.module and ev.module != reader:
+                for name, _ in ev.names:
+                    out.setdefault((ev.module, name), []).append((facts.path, ev.line, reader))
+    return out
+
+
+class Breakage:
+    """What an edit breaks for code that relies on import side effects: reads of a module
+    `import package` no longer loads, imports of a name the edited module no longer binds.
+    Called by the planner as `(module, new text, workspace) -> [what breaks]`."""
+
+    def __init__(self, program: Program, packages, full_facts: Callable[[], dict]):
+        self.program = program
+        self.packages = tuple(packages)
+        self._full = full_facts
+        self._loaded: dict[str, set[str]] = {}
+        self._hidden = None
+        self._importers = None
+
+    def _prepare(self) -> None:
+        if self._hidden is None:
+            full = self._full()
+            self._hidden = hidden_submodule_reads(self.program, full)
+            self._importers = importers_of(full)
+
+    def __call__(self, module: str, text: str, ws) -> list[str]:
+        self._prepare()
+        after = ws.program_with({module: text})
+        gone: dict[str, str] = {}
+        for package in self.packages:
+            state = ws.state.get((package, "normal"))
+            if state is not None and module not in state[1]:
+                continue
+            if package not in self._loaded:
+                self._loaded[package] = loaded_by(self.program, package)
+            for lost in sorted(self._loaded[package] - loaded_by(after, package)):
+                gone.setdefault(lost, package)
+        out = [f"{file}:{line}: {reader} reads {sub}, which `import {gone[sub]}` no longer "
+               "loads" for file, line, reader, sub in self._hidden if sub in gone]
+        before = {n for n, _ in self.program.facts[module].bindings}
+        now = {n for n, _ in ws.facts_for(module, text, bodies=False).bindings}
+        for name in sorted(before - now):
+            for file, line, reader in self._importers.get((module, name), ()):
+                out.append(f"{file}:{line}: {reader} imports {name} from {module}, which no "
+                           "longer binds it at import time")
+        return out
