@@ -28,6 +28,8 @@ from .edits import (
     edit_statement, lazy_edit, module_import_edit,
 )
 
+UNPARSABLE = "libcst cannot parse the file"
+
 _PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2, LAZY: 3,
                MODULE_IMPORT: 4}
 LAZY_SYNTAX = (3, 15)  # `lazy import` is valid Python from this version on
@@ -273,7 +275,8 @@ def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
     best = None
     for order, (path, line) in enumerate(_candidates(failing)):
         module = ws.by_path.get(path)
-        if module is None or (path, line) in refused or not allow(module):
+        if module is None or (path, line) in refused or not allow(module) or \
+                path in ws.skipped:
             continue
         text, reasons = ws.text(module), []
         if text is None:
@@ -282,6 +285,9 @@ def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
             if tuple(ws.version) >= LAZY_SYNTAX else (edit_statement, module_import_edit)
         for make in makers:
             edit = ws.edit(make, module, text, line)
+            if isinstance(edit, NoEdit) and edit.reason.startswith(UNPARSABLE):
+                ws.skipped[path] = edit.reason  # reported once, and the file left alone
+                break
             if isinstance(edit, NoEdit):
                 reasons.append(edit.reason)
                 continue
@@ -291,12 +297,12 @@ def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
             fixed = sum(r.outcome == "ok" for r, _ in runs.values())
             if not fixed:
                 continue
-            score = (-fixed, _moved_lines(text, edit.new_text), order,
-                     _PREFERENCE[edit.kind])
+            score = (-fixed, is_test_module(module, path), _moved_lines(text, edit.new_text),
+                     order, _PREFERENCE[edit.kind])
             if best is None or score < best[2]:
                 best = (module, edit, score)
             break
-        if len(reasons) == len(makers):
+        if len(reasons) == len(makers) and path not in ws.skipped:
             refused[(path, line)] = reasons[0]
     return best
 
