@@ -44,14 +44,19 @@ def plan(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seque
     pairs = [(e, m) for e in loaded.entries for m in modes]
     program = loaded.program
     packages = [e for e in loaded.entries if program.index[e].kind == "package"]
-    index = program.index
-    check = Breakage(program, packages, lambda: {
-        n: program.load_bodies(n) for n, i in index.items() if i.kind in ("module", "package")})
+    sources: dict[str, bytes] = {}
+
+    def source(path: str) -> bytes:
+        if path not in sources:
+            sources[path] = read_regular(path)
+        return sources[path]
+    check = Breakage(program, packages, source)
     with deep_recursion(), no_cyclic_gc():
         fix_plan = plan_fix(program, pairs, read_text, target_version,
                             Options(include_tests, unsafe, check))
         after = patched_program(program, fix_plan.patches, target_version)
-        lost = lost_modules(program, after, packages) if fix_plan.patches else []
+        edited = {p.module for p in fix_plan.patches}
+        lost = lost_modules(program, after, packages, edited) if fix_plan.patches else []
     return FixOutcome(fix_plan, tuple(lost))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import libcst as cst
 from libcst.metadata import (
@@ -32,6 +33,23 @@ MAX_DEPTH = 1000
 
 class TooDeep(ValueError):
     """Source nested too deep to hand to libcst."""
+
+
+class Parsed:
+    """A text's libcst tree with its metadata and import statements, shared by every edit
+    of that text (scope analysis is the costly part)."""
+
+    def __init__(self, text: str):
+        self.wrapper = MetadataWrapper(parse(text), unsafe_skip_copy=True)  # nodes immutable
+        finder = _ImportLines()
+        self.wrapper.visit(finder)
+        self.lines = finder.found
+
+
+@lru_cache(maxsize=8)
+def parsed(text: str) -> Parsed:
+    """TooDeep / ParserSyntaxError (not cached) when libcst cannot or must not parse it."""
+    return Parsed(text)
 
 
 def parse(text: str) -> cst.Module:
@@ -236,12 +254,11 @@ def _add_type_checking_import(code: str) -> str:
 def edit_statement(text: str, line: int) -> Edit | NoEdit:
     """The safe edit of the import statement starting on `line`, or why there is none."""
     try:
-        wrapper = MetadataWrapper(parse(text))
+        found = parsed(text)
     except (cst.ParserSyntaxError, RecursionError, TooDeep) as exc:
         return NoEdit(line, f"libcst cannot parse the file: {exc}")
-    finder = _ImportLines()
-    wrapper.visit(finder)
-    stmt = finder.found.get(line)
+    wrapper = found.wrapper
+    stmt = found.lines.get(line)
     if stmt is None or isinstance(getattr(stmt.body[0], "names", None), cst.ImportStar):
         return NoEdit(line, "no import statement (or a star import) on this line")
     refs = classify(wrapper, stmt, _has_future_annotations(wrapper.module))
@@ -295,13 +312,11 @@ def _statement_at(text: str, line: int):
     """(metadata wrapper, the import statement starting on `line` or None, its first small
     statement or None), or NoEdit when libcst cannot parse the text."""
     try:
-        wrapper = MetadataWrapper(parse(text))
+        found = parsed(text)
     except Exception as exc:  # noqa: BLE001
         return NoEdit(line, f"libcst cannot parse the file: {exc}")
-    finder = _ImportLines()
-    wrapper.visit(finder)
-    stmt = finder.found.get(line)
-    return wrapper, stmt, (stmt.body[0] if stmt is not None else None)
+    stmt = found.lines.get(line)
+    return found.wrapper, stmt, (stmt.body[0] if stmt is not None else None)
 
 
 def module_import_edit(text: str, line: int) -> Edit | NoEdit:

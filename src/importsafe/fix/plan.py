@@ -15,14 +15,14 @@ defer-into-functions over TYPE_CHECKING over the combination.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..model import Result
-from ..static.events import ModuleFacts
+from ..static.events import Import, ImportFrom, ModuleFacts
 from ..static.facts import facts_from_source
 from ..static.simulate import simulate_modules
-from ..static.state import Program
+from ..static.state import Program, functions_of
 from .edits import (
     DEFER, DEFER_AND_TYPE_CHECKING, LAZY, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
     edit_statement, lazy_edit, module_import_edit,
@@ -100,8 +100,11 @@ class _Workspace:
         self.facts: dict[str, ModuleFacts] = dict(program.facts)
         self.state: dict[tuple[str, str], tuple[Result, frozenset]] = {}
         self._facts_memo: dict = {}
+        self._bodies_memo: dict = {}
+        self._functions_memo: dict = {}
         self._edits: dict = {}
         self.skipped: dict[str, str] = {}  # path -> why it cannot be read
+        self.unhelpful: set[tuple[str, int]] = set()  # statements no edit of which helps
         self.by_path = {info.path: name for name, info in program.index.items()}
 
     def text(self, module: str) -> str | None:
@@ -131,18 +134,44 @@ class _Workspace:
                                                       bodies)
         return self._facts_memo[key]
 
-    def program_with(self, overlay: dict[str, str]) -> Program:
+    def _base_functions(self, name: str):
+        found = self._functions_memo.get(name)
+        if found is None:
+            if self.program.load_functions is not None:
+                found = self.program.load_functions(name)
+            else:
+                found = functions_of(self.base_bodies(name).body)
+            self._functions_memo[name] = found
+        return found
+
+    def base_bodies(self, name: str) -> ModuleFacts:
+        """A module's facts with function bodies, as on disk (parsed once)."""
+        found = self._bodies_memo.get(name)
+        if found is None:
+            found = self._bodies_memo[name] = self.program.load_bodies(name)
+        return found
+
+    def program_with(self, overlay: dict[str, str], facts_overlay=None) -> Program:
         facts = dict(self.facts)
         for module, text in overlay.items():
             facts[module] = self.facts_for(module, text, bodies=False)
+        facts.update(facts_overlay or {})
         texts = {**self.texts, **overlay}
 
         def bodies(name: str) -> ModuleFacts:
             if name in texts:
                 return self.facts_for(name, texts[name], bodies=True)
-            return self.program.load_bodies(name)
+            return self.base_bodies(name)
 
-        return Program(self.program.index, facts, load_bodies=bodies,
+        def functions(name: str):
+            if name in texts:
+                key = (name, texts[name])
+                if key not in self._functions_memo:
+                    self._functions_memo[key] = functions_of(bodies(name).body)
+                return self._functions_memo[key]
+            return self._base_functions(name)
+
+        return Program(self.program.index, facts, load_bodies=bodies, load_functions=functions,
                        target_version=self.program.target_version)
 
     def start(self, pairs) -> list[Result]:
@@ -165,17 +194,38 @@ class _Workspace:
             out[p] = (result, created)
         return out
 
+    def could_help(self, pairs, module: str, line: int) -> bool:
+        """Would dropping the import statement on `line` from the module's top level
+        repair any of `pairs`? No edit of that statement does better at import time (an
+        edit moves the import later or away), so when not, no edit is computed: libcst's
+        analysis of a large module is the costly step. True when it is not at top level."""
+        facts = self.facts[module]
+        body = tuple(ev for ev in facts.body
+                     if not (ev.__class__ in (Import, ImportFrom) and ev.line == line))
+        if len(body) == len(facts.body):
+            return True
+        program = self.program_with({}, {module: replace(facts, body=body)})
+        return any(simulate_modules(e, m, program)[0].outcome == "ok"
+                   for e, m in self.reached(pairs, module))
+
     def commit(self, module: str, text: str, runs: dict) -> None:
         self.texts[module] = text
         self.facts[module] = self.facts_for(module, text, bodies=False)
         self.state.update(runs)
 
 
-def _candidates(failing: list[Result]) -> list[tuple[str, int]]:
-    """Import statements on the failing chains: the one that needed the name first."""
+def _candidates(failing: list[Result], cycles_only: bool) -> list[tuple[str, int]]:
+    """Import statements on the failing chains: the one that needed the name first; with
+    `cycles_only`, only the statements of each chain's cycle (the ones a maintainer edits:
+    a statement leading into the cycle rarely breaks it)."""
     seen: dict[tuple[str, int], None] = {}
     for r in failing:
-        for frame in reversed(r.error.chain if r.error else ()):
+        chain = r.error.chain if r.error else ()
+        if cycles_only:
+            modules = [f.module for f in chain]
+            target = r.error.module
+            chain = chain[modules.index(target):] if target in modules else ()
+        for frame in reversed(chain):
             seen.setdefault((frame.file, frame.line))
     return list(seen)
 
@@ -210,6 +260,7 @@ def plan_fix(program: Program, pairs: list[tuple[str, str]], read_text: Callable
     if not options.include_tests and any(ws.state[p][0].outcome == "error" for p in pairs):
         tests = _test_only(ws, pairs, refused, rejected, options)
     after = tuple(ws.state[p][0] for p in pairs)
+    _explain(ws, [r for r in after if r.outcome == "error"], refused)
     patches = tuple(FilePatch(m, program.index[m].path, read_text(program.index[m].path),
                               ws.texts[m], tuple(e for e, _, _ in es),
                               tuple(c for _, c, _ in es), tuple("; ".join(u) for _, _, u in es))
@@ -254,9 +305,16 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     trial = _Workspace(ws.program, ws.read_text, ws.version)
     trial.texts, trial.facts, trial.state = dict(ws.texts), dict(ws.facts), dict(ws.state)
     trial._facts_memo, trial._edits, trial.skipped = ws._facts_memo, ws._edits, ws.skipped
+    trial._bodies_memo, trial._functions_memo = ws._bodies_memo, ws._functions_memo
     kept: dict[str, list] = {}
     held: list[Held] = []
-    _rounds(trial, pairs, lambda m: True, dict(refused), set(rejected), options, kept, held)
+    # the other modules' statements were tried in this very state and did not help
+    tests = lambda m: is_test_module(m, ws.program.index[m].path)  # noqa: E731
+    failing = [ws.state[p][0] for p in pairs if ws.state[p][0].outcome == "error"]
+    if not any(tests(f.module) for r in failing for f in r.error.chain if f.module in
+               ws.program.index):
+        return []
+    _rounds(trial, pairs, tests, dict(refused), set(rejected), options, kept, held)
     out = []
     for module, edits in kept.items():
         if is_test_module(module, ws.program.index[module].path):
@@ -267,19 +325,51 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     return [Held(h.module, h.path, h.edit, h.why, fixed) for h in out]
 
 
+MAX_EXPLAINED = 12
+
+
+def _explain(ws: _Workspace, failing: list[Result], refused) -> None:
+    """Why there is no safe edit, for the statements of the cycles still failing that were
+    passed over because no edit of them could help (at most MAX_EXPLAINED: libcst's
+    analysis of each file costs)."""
+    todo = [c for c in _candidates(failing, cycles_only=True)
+            if c in ws.unhelpful and c not in refused and c[0] not in ws.skipped]
+    for path, line in todo[:MAX_EXPLAINED]:
+        module = ws.by_path.get(path)
+        text = ws.text(module) if module else None
+        if text is None:
+            continue
+        edit = ws.edit(edit_statement, module, text, line)
+        if isinstance(edit, NoEdit):
+            refused[(path, line)] = edit.reason
+
+
 def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
-    """The edit that fixes the most failing pairs with the fewest moved lines; per
-    statement, the preferred kind of edit first, the module-import form only when that
-    does not help."""
+    """The edit that fixes the most failing pairs with the fewest moved lines, among the
+    statements of the cycles first, then of the whole chains."""
+    cycle = _candidates(failing, cycles_only=True)
+    best = _best_of(ws, failing, cycle, refused, rejected, allow)
+    if best is None:
+        rest = [c for c in _candidates(failing, cycles_only=False) if c not in set(cycle)]
+        best = _best_of(ws, failing, rest, refused, rejected, allow)
+    return best
+
+
+def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejected, allow):
+    """Per statement, the preferred kind of edit first, the module-import form only when
+    that does not help."""
     pairs = [(r.entry, r.mode) for r in failing]
     best = None
-    for order, (path, line) in enumerate(_candidates(failing)):
+    for order, (path, line) in enumerate(candidates):
         module = ws.by_path.get(path)
         if module is None or (path, line) in refused or not allow(module) or \
                 path in ws.skipped:
             continue
         text, reasons = ws.text(module), []
         if text is None:
+            continue
+        if not ws.could_help(pairs, module, line):
+            ws.unhelpful.add((path, line))
             continue
         makers = (edit_statement, lazy_edit, module_import_edit) \
             if tuple(ws.version) >= LAZY_SYNTAX else (edit_statement, module_import_edit)
