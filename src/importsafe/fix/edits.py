@@ -46,7 +46,7 @@ class Parsed:
         self.lines = finder.found
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)  # a large module's tree with its metadata is large: few at once
 def parsed(text: str) -> Parsed:
     """TooDeep / ParserSyntaxError (not cached) when libcst cannot or must not parse it."""
     return Parsed(text)

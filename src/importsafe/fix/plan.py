@@ -82,10 +82,12 @@ class Options:
 
 
 def is_test_module(name: str, path: str) -> bool:
+    """A module of a test suite: under a `tests` package, or named like pytest's files
+    (`test` alone is often library code, as django.test is)."""
     parts = name.split(".")
     last = parts[-1]
-    return any(p in ("test", "tests", "testing") for p in parts) or last == "conftest" or \
-        last.startswith("test_") or last.endswith("_test") or last.endswith("_tests")
+    return "tests" in parts or last == "conftest" or last.startswith("test_") or \
+        last.endswith("_test") or last.endswith("_tests")
 
 
 class _Workspace:
@@ -105,6 +107,9 @@ class _Workspace:
         self._edits: dict = {}
         self.skipped: dict[str, str] = {}  # path -> why it cannot be read
         self.unhelpful: set[tuple[str, int]] = set()  # statements no edit of which helps
+        self.log: list[str] = []  # the modules edited, in order
+        # (module, line, pair) -> (repaired without the statement, len(log) then, created)
+        self._helps: dict = {}
         self.by_path = {info.path: name for name, info in program.index.items()}
 
     def text(self, module: str) -> str | None:
@@ -204,11 +209,23 @@ class _Workspace:
                      if not (ev.__class__ in (Import, ImportFrom) and ev.line == line))
         if len(body) == len(facts.body):
             return True
-        program = self.program_with({}, {module: replace(facts, body=body)})
-        return any(simulate_modules(e, m, program)[0].outcome == "ok"
-                   for e, m in self.reached(pairs, module))
+        program = None
+        for pair in self.reached(pairs, module):
+            key = (module, line, pair)
+            known = self._helps.get(key)
+            if known is not None and not any(m in known[2] for m in self.log[known[1]:]):
+                ok = known[0]  # no edit since touched a module that run created
+            else:
+                program = program or self.program_with({}, {module: replace(facts, body=body)})
+                result, created, _ = simulate_modules(pair[0], pair[1], program)
+                ok = result.outcome == "ok"
+                self._helps[key] = (ok, len(self.log), created)
+            if ok:
+                return True
+        return False
 
     def commit(self, module: str, text: str, runs: dict) -> None:
+        self.log.append(module)
         self.texts[module] = text
         self.facts[module] = self.facts_for(module, text, bodies=False)
         self.state.update(runs)
@@ -228,6 +245,14 @@ def _candidates(failing: list[Result], cycles_only: bool) -> list[tuple[str, int
         for frame in reversed(chain):
             seen.setdefault((frame.file, frame.line))
     return list(seen)
+
+
+def root_cause(r: Result) -> tuple:
+    """The statement that failed and what it wanted: pairs alike in it fail alike."""
+    e = r.error
+    last = e.chain[-1] if e and e.chain else None
+    return (last.file, last.line, e.exception, e.module, e.name) if last else \
+        (None, None, e.exception if e else None, e and e.module, e and e.name)
 
 
 def cycle_of(r: Result) -> str:
@@ -306,6 +331,7 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     trial.texts, trial.facts, trial.state = dict(ws.texts), dict(ws.facts), dict(ws.state)
     trial._facts_memo, trial._edits, trial.skipped = ws._facts_memo, ws._edits, ws.skipped
     trial._bodies_memo, trial._functions_memo = ws._bodies_memo, ws._functions_memo
+    trial.log, trial._helps = list(ws.log), dict(ws._helps)
     kept: dict[str, list] = {}
     held: list[Held] = []
     # the other modules' statements were tried in this very state and did not help
@@ -355,12 +381,33 @@ def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
     return best
 
 
+SAMPLE = 3  # failing pairs per cycle that judge a candidate edit
+
+
+def _sample(failing: list[Result]) -> dict[tuple[str, str], float]:
+    """A few failing pairs of each cycle, weighted by how many pairs fail in that cycle: the
+    pairs of one cycle fail for the same statements, so a few of them judge an edit as well
+    as all (the kept edit is then simulated on every pair it reaches)."""
+    groups: dict[tuple, list[tuple[str, str]]] = {}
+    for r in failing:
+        groups.setdefault(root_cause(r), []).append((r.entry, r.mode))
+    out = {}
+    for members in groups.values():
+        taken = members[:SAMPLE]
+        for p in taken:
+            out[p] = len(members) / len(taken)
+    return out
+
+
 def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejected, allow):
     """Per statement, the preferred kind of edit first, the module-import form only when
     that does not help."""
-    pairs = [(r.entry, r.mode) for r in failing]
+    weights = _sample(failing)
+    pairs = list(weights)
     best = None
-    for order, (path, line) in enumerate(candidates):
+    # file by file (each file's libcst analysis is kept while its statements are judged);
+    # the chain order still ranks them
+    for order, (path, line) in sorted(enumerate(candidates), key=lambda c: c[1][0]):
         module = ws.by_path.get(path)
         if module is None or (path, line) in refused or not allow(module) or \
                 path in ws.skipped:
@@ -384,7 +431,7 @@ def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejecte
             if (module, edit.new_text) in rejected:
                 continue
             runs = ws.run(pairs, module, edit.new_text)
-            fixed = sum(r.outcome == "ok" for r, _ in runs.values())
+            fixed = sum(weights[p] for p, (r, _) in runs.items() if r.outcome == "ok")
             if not fixed:
                 continue
             score = (-fixed, is_test_module(module, path), _moved_lines(text, edit.new_text),
