@@ -404,6 +404,7 @@ def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejecte
     that does not help."""
     weights = _sample(failing)
     pairs = list(weights)
+    every = [(r.entry, r.mode) for r in failing]
     best = None
     # file by file (each file's libcst analysis is kept while its statements are judged);
     # the chain order still ranks them
@@ -415,7 +416,7 @@ def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejecte
         text, reasons = ws.text(module), []
         if text is None:
             continue
-        if not ws.could_help(pairs, module, line):
+        if not ws.could_help(every, module, line):
             ws.unhelpful.add((path, line))
             continue
         makers = (edit_statement, lazy_edit, module_import_edit) \
@@ -432,6 +433,10 @@ def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejecte
                 continue
             runs = ws.run(pairs, module, edit.new_text)
             fixed = sum(weights[p] for p, (r, _) in runs.items() if r.outcome == "ok")
+            if not fixed:  # the sample may miss the pairs it repairs: ask the others
+                rest = [p for p in every if p not in weights]
+                fixed = sum(r.outcome == "ok" for r, _ in
+                            ws.run(rest, module, edit.new_text).values())
             if not fixed:
                 continue
             score = (-fixed, is_test_module(module, path), _moved_lines(text, edit.new_text),
