@@ -157,7 +157,69 @@ def test_lost_name_and_module_between_commits(tmp_path):
     assert result.exit_code == 1, result.output
     doc = json.loads(result.output)
     assert doc["base"]["paths"] == [os.path.join("src", "lib")]
-    assert doc["lost_modules"] == [{"package": "lib", "modules": ["lib.util"]}]
-    assert doc["lost_names"] == [{"module": "lib", "names": ["util"]},
-                                 {"module": "lib.util", "names": ["helper"]}]
+    # nothing reads lib.util through `import lib`, and `util` was bound by the import that
+    # went: both compat information; the def `helper` is lost
+    assert doc["lost_modules"] == [] and doc["compat"]["modules"] == [
+        {"package": "lib", "modules": ["lib.util"]}]
+    assert doc["lost_names"] == [{"module": "lib.util", "names": ["helper"]}]
+    assert doc["compat"]["names"] == [{"module": "lib", "names": ["util"]}]
     assert doc["new_failures"] == [] and doc["worse"] is True
+
+
+def _example_repo(tmp_path):
+    from test_cli import EXAMPLE
+    repo = tmp_path / "r"
+    shutil.copytree(EXAMPLE, repo / "compiler_pkg")
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.name", "t")
+    _git(repo, "config", "user.email", "t@example.invalid")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "example")
+    return repo, _git(repo, "rev-parse", "HEAD")
+
+
+def test_a_fix_commit_is_better(tmp_path):
+    from test_cli import run_cli
+    repo, c1 = _example_repo(tmp_path)
+    proc = run_cli("fix", repo / "compiler_pkg", "--write")
+    assert "wrote 2 file(s)" in proc.stdout, proc.stdout
+    c2 = _commit(repo, {}, "fix --write")
+    result = _diff(repo, c1, c2)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "NEW " not in out and "LOST " not in out
+    assert "0 new failures, 3 fixed" in out and out.rstrip().endswith(": better")
+    # the moved imports' names are information, not losses
+    assert "COMPAT imports moved out of compiler_pkg.verifier's top level: CaptureConfig" in out
+    doc = json.loads(_diff(repo, c1, c2, "--format", "json").output)
+    assert doc["verdict"] == "better" and doc["worse"] is False
+
+
+def test_a_commit_adding_a_cycle_is_worse(tmp_path):
+    repo, c1 = _example_repo(tmp_path)
+    c2 = _commit(repo, {"compiler_pkg/ir.py": "from .passes import describe\n"
+                        + (repo / "compiler_pkg" / "ir.py").read_text()}, "cycle")
+    result = _diff(repo, c1, c2)
+    assert result.exit_code == 1, result.output
+    assert "NEW   compiler_pkg." in result.output and result.output.rstrip().endswith(": worse")
+
+
+def test_still_failing_for_another_reason_is_not_new(tmp_path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.name", "t")
+    _git(repo, "config", "user.email", "t@example.invalid")
+    c1 = _commit(repo, {"pkg/__init__.py": "", "pkg/a.py": "from .b import B\nA = 1\n",
+                        "pkg/b.py": "from .a import A\nB = 1\n"}, "c1")
+    c2 = _commit(repo, {"pkg/b.py": "from .a import A2\nB = 1\n"}, "c2")  # pkg.a: A2 now
+    result = _diff(repo, c1, c2)
+    assert result.exit_code == 0, result.output
+    assert "still failing (reason changed)" in result.output and "NEW " not in result.output
+    assert "0 new failures, 0 fixed, 2 still failing (reason changed)" in result.output
+
+
+def test_path_that_does_not_exist_is_an_error(repo):
+    path, c1, c2, _ = repo
+    result = _diff(path, c1, c2, "--path", "no/such/dir")
+    assert result.exit_code == 2 and "no such path" in result.output

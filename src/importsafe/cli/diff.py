@@ -26,8 +26,9 @@ def diff_cmd(base, head, paths, modes, fmt) -> None:
     """Compare first imports between two git revisions (HEAD defaults to `HEAD`).
 
     Reads both revisions from git objects (the work tree is never touched). Exit 1 when
-    something got worse: a new failure, a module a package no longer loads, a name no longer
-    bound in a module, a module removed."""
+    something got worse: a new failure, a module a package no longer loads that code still
+    reads, a name no longer bound that is not a moved import or is still imported from it, a
+    module removed. A failure that fails for another reason is not new."""
     from ..policy import diff as gitdiff
     err = Console(stderr=True)
     try:

@@ -15,10 +15,15 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, configure, reporte
 @click.option("--mode", "modes", default=None, metavar="MODES",
               help="Comma-separated modes to make pass: normal, bare, lazy (default: normal,bare).")
 @click.option("--source-root", "source_roots", multiple=True, type=click.Path())
-@click.option("--diff", "show_diff", is_flag=True, help="Print the edits as a unified diff.")
-@click.option("--write", is_flag=True, help="Apply the edits (atomically, verified first).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the edits as a unified diff (writes nothing unless --write).")
+@click.option("--write", is_flag=True, help="Apply the edits (all or none, verified first).")
+@click.option("--unsafe-fixes", "unsafe", is_flag=True,
+              help="Also apply edits that break code relying on what they move.")
+@click.option("--include-tests", is_flag=True, help="Also edit test modules.")
 @click.option("--target-version", default=None, metavar="X.Y")
-def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
+def fix(paths, modes, source_roots, show_diff, write, unsafe, include_tests,
+        target_version) -> None:
     """Compute the smallest verified import edits that make every first import succeed.
 
     Edits, in order of preference: defer an import into the functions that use its names;
@@ -30,17 +35,18 @@ def fix(paths, modes, source_roots, show_diff, write, target_version) -> None:
         config = configure(paths, source_roots, modes, target_version)
         from ..fix import apply as fixing  # libcst: loaded only by the commands that rewrite code
         outcome = fixing.fix(config.paths, config.modes, config.source_roots,
-                             config.target_version, write=write)
+                             config.target_version, write=write, include_tests=include_tests,
+                             unsafe=unsafe)
         hidden = fixing.hidden_reads(config.paths, config.source_roots,
                                      config.target_version) if outcome.lost else []
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
-    if show_diff and not write:
+    if show_diff:
         click.echo(reporter("fix").diff(outcome, base), nl=False)
-    else:
-        reporter("fix").render(outcome, Console(highlight=False), base, show_diff=not write,
-                          hidden=hidden)
+    if not show_diff or write:
+        reporter("fix").render(outcome, Console(highlight=False), base,
+                               show_diff=not write and not show_diff, hidden=hidden)
     done = outcome.plan.complete and outcome.problem is None
     sys.exit(EXIT_OK if done else EXIT_FAIL)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import ast
 import os
-import tempfile
 import tokenize
 from dataclasses import dataclass
 from io import BytesIO
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..api import deep_recursion, load
+from ..static.files import read_regular
 from ..static.parse import read_facts
-from .compat import hidden_submodule_reads, lost_modules
+from ..static.simulate import simulate
+from .compat import Breakage, hidden_submodule_reads, lost_modules
 from ..static.lower import lower
-from .plan import FilePatch, FixPlan, patched_program, plan_fix
+from .plan import FilePatch, FixPlan, Options, patched_program, plan_fix
+from .write import WriteAbort, recover, write_all
 from ..model import MODES
 from ..static.parallel import no_cyclic_gc
 
@@ -25,46 +27,118 @@ class FixOutcome:
     lost: tuple[tuple[str, tuple[str, ...]], ...]  # package -> modules it no longer loads
     written: tuple[str, ...] = ()
     problem: str | None = None  # why nothing was written
+    restored: tuple[str, ...] = ()  # files an interrupted earlier write left, put back
 
 
 def read_text(path: str) -> str:
     """A source file as text, decoded as Python does (coding cookie, BOM)."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_regular(path)
     encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
     return data.decode(encoding)
 
 
 def plan(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
-         target_version: tuple[int, int] = (3, 11)) -> FixOutcome:
-    loaded = load(paths, source_roots, target_version)
+         target_version: tuple[int, int] = (3, 11), include_tests: bool = False,
+         unsafe: bool = False, loaded=None) -> FixOutcome:
+    loaded = loaded or load(paths, source_roots, target_version)
     pairs = [(e, m) for e in loaded.entries for m in modes]
     program = loaded.program
+    packages = [e for e in loaded.entries if program.index[e].kind == "package"]
+    sources: dict[str, bytes] = {}
+
+    def source(path: str) -> bytes:
+        if path not in sources:
+            sources[path] = read_regular(path)
+        return sources[path]
+    check = Breakage(program, packages, source)
     with deep_recursion(), no_cyclic_gc():
-        fix_plan = plan_fix(program, pairs, read_text, target_version)
+        fix_plan = plan_fix(program, pairs, read_text, target_version,
+                            Options(include_tests, unsafe, check))
         after = patched_program(program, fix_plan.patches, target_version)
-        packages = [e for e in loaded.entries if program.index[e].kind == "package"]
-        lost = lost_modules(program, after, packages) if fix_plan.patches else []
+        edited = {p.module for p in fix_plan.patches}
+        lost = lost_modules(program, after, packages, edited) if fix_plan.patches else []
     return FixOutcome(fix_plan, tuple(lost))
 
 
 def fix(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
-        target_version: tuple[int, int] = (3, 11), write: bool = False) -> FixOutcome:
-    """Plan the fix; with `write`, apply it, or write nothing and say why."""
-    outcome = plan(paths, modes, source_roots, target_version)
+        target_version: tuple[int, int] = (3, 11), write: bool = False,
+        include_tests: bool = False, unsafe: bool = False,
+        hook: Callable[[str, int], None] | None = None) -> FixOutcome:
+    """Plan the fix; with `write`, apply it (after undoing any interrupted earlier write),
+    or write nothing and say why."""
+    paths = list(paths)
+    loaded = load(paths, source_roots, target_version)
+    restored: tuple[str, ...] = ()
+    if write:
+        restored = tuple(recover(_directories(loaded.program)))
+        if restored:
+            loaded = load(paths, source_roots, target_version)
+    outcome = plan(paths, modes, source_roots, target_version, include_tests, unsafe, loaded)
     if not write or not outcome.plan.patches:
-        return outcome
-    written, problem = write_patches(outcome.plan.patches)
-    return FixOutcome(outcome.plan, outcome.lost, written, problem)
+        return FixOutcome(outcome.plan, outcome.lost, restored=restored)
+    problem = _reverify(loaded.program, outcome.plan, target_version)
+    written: tuple[str, ...] = ()
+    if problem is None:
+        written, problem = write_patches(outcome.plan.patches, hook)
+    return FixOutcome(outcome.plan, outcome.lost, written, problem, restored)
 
 
-def write_patches(patches: Sequence[FilePatch]) -> tuple[tuple[str, ...], str | None]:
+def _directories(program) -> set[str]:
+    out = set()
+    for info in program.index.values():
+        if info.path:
+            out.add(os.path.dirname(info.path))
+            out.add(os.path.dirname(os.path.realpath(info.path)))
+    return out
+
+
+def _reverify(program, fix_plan: FixPlan, version) -> str | None:
+    """Simulate every pair again on the patched texts: the plan's predictions must hold."""
+    with deep_recursion(), no_cyclic_gc():
+        after = patched_program(program, fix_plan.patches, version)
+        for r in fix_plan.after:
+            if simulate(r.entry, r.mode, after).outcome != r.outcome:
+                return (f"re-simulating the edited code disagrees on {r.entry} [{r.mode}]; "
+                        "nothing was written")
+    return None
+
+
+def write_patches(patches: Sequence[FilePatch], hook: Callable[[str, int], None] | None = None
+                  ) -> tuple[tuple[str, ...], str | None]:
     """The one way importsafe writes user files: every patch or none. Returns the paths
     written and None, or () and why nothing was written."""
-    problem = _check_patches(patches)
-    if problem is not None:
-        return (), problem
-    return tuple(_write_atomically(p) for p in patches), None
+    items = []
+    for p in patches:
+        problem = _parses(p)
+        if problem is not None:
+            return (), problem
+        try:
+            data = read_regular(p.path)
+            encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+            if data.decode(encoding) != p.old:
+                return (), f"{p.path} changed while importsafe was working; nothing was written"
+            items.append((p.path, data, p.new.encode(encoding)))
+        except (OSError, SyntaxError, UnicodeError) as exc:
+            return (), f"cannot read {p.path} again: {exc}; nothing was written"
+    try:
+        return write_all(items, hook), None
+    except WriteAbort as exc:
+        return (), str(exc)
+
+
+def _parses(p: FilePatch) -> str | None:
+    try:
+        ast.parse(p.new, filename=p.path)
+    except SyntaxError as exc:
+        # newer syntax than this interpreter's (a `lazy` edit on 3.11): the fallback parser
+        lowered = lower(p.new)
+        if lowered is None:
+            return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
+        try:
+            ast.parse(lowered[0], filename=p.path)
+        except SyntaxError:
+            return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
+    return None
 
 
 def hidden_reads(paths: Iterable[str], source_roots: Sequence[str] = (),
@@ -75,42 +149,3 @@ def hidden_reads(paths: Iterable[str], source_roots: Sequence[str] = (),
     full = {name: read_facts(info, target_version, bodies=True) for name, info in index.items()
             if info.kind in ("module", "package")}
     return hidden_submodule_reads(loaded.program, full)
-
-
-def _check_patches(patches: Sequence[FilePatch]) -> str | None:
-    for p in patches:
-        try:
-            ast.parse(p.new, filename=p.path)
-        except SyntaxError as exc:
-            # newer syntax than this interpreter's (a `lazy` edit on 3.11): the fallback parser
-            lowered = lower(p.new)
-            if lowered is None:
-                return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
-            try:
-                ast.parse(lowered[0], filename=p.path)
-            except SyntaxError:
-                return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
-        if read_text(p.path) != p.old:
-            return f"{p.path} changed while importsafe was working; nothing was written"
-    return None
-
-
-def _write_atomically(patch: FilePatch) -> str:
-    """Write next to the file, flush to disk, then rename over it (keeping its mode)."""
-    with open(patch.path, "rb") as f:
-        encoding, _ = tokenize.detect_encoding(f.readline)
-    mode = os.stat(patch.path).st_mode
-    directory = os.path.dirname(os.path.abspath(patch.path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".importsafe-", suffix=".py")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(patch.new.encode(encoding))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, mode & 0o7777)
-        os.replace(tmp, patch.path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return patch.path

@@ -3,12 +3,16 @@
 - `lost_modules`: for each package, the modules that `import package` (normal mode) loaded
   before the fix and no longer loads after it;
 - `hidden_submodule_reads`: places that read `pkg.sub.attr` although the reading module never
-  imports `pkg.sub` itself: they only work because some other import loaded it.
+  imports `pkg.sub` itself: they only work because some other import loaded it;
+- `Breakage`: the planner's check of one edit against both, and against `from M import name`
+  of a name the edit stops binding.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ..static.events import Call, ClassBody, Def, If, Import, ImportFrom, Try, Use, walk
-from ..static.simulate import traced_run
+from ..static.simulate import simulate_modules, traced_run
 from ..static.state import Program
 
 
@@ -18,10 +22,25 @@ def loaded_by(program: Program, entry: str) -> set[str]:
     return {module for event, module, _ in trace if event == "done"}
 
 
-def lost_modules(before: Program, after: Program, packages) -> list[tuple[str, tuple[str, ...]]]:
+def loaded_after(program: Program, entry: str) -> set[str]:
+    """The analysed modules in sys.modules after `import entry` (normal mode): from the
+    memoised simulation's end state when the import succeeds, else replayed with a trace."""
+    _, _, after = simulate_modules(entry, "normal", program)
+    if after is None:
+        return loaded_by(program, entry)
+    return {m for m in after.modules if m in program.index}
+
+
+def lost_modules(before: Program, after: Program, packages, edited=None
+                 ) -> list[tuple[str, tuple[str, ...]]]:
+    """Per package, the modules its import loads before and not after; with `edited` (the
+    modules whose text differs), only packages whose import runs one of them can differ."""
     out = []
     for package in packages:
-        lost = loaded_by(before, package) - loaded_by(after, package)
+        loaded = loaded_after(before, package)
+        if edited is not None and not loaded & set(edited):
+            continue
+        lost = loaded - loaded_after(after, package)
         if lost:
             out.append((package, tuple(sorted(lost))))
     return out
@@ -78,3 +97,73 @@ def hidden_submodule_reads(program: Program, full_facts) -> list[tuple[str, int,
                     out.add((facts.path, ev.line, module, dotted))
                     break
     return sorted(out)
+
+
+def importers_of(full_facts) -> dict[tuple[str, str], list[tuple[str, int, str]]]:
+    """(module, name) -> where another module does `from module import name` (any depth)."""
+    out: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+    for reader, facts in full_facts.items():
+        for ev in walk(facts.body, classes=True, functions=True):
+            if ev.__class__ is ImportFrom and ev.module and ev.module != reader:
+                for name, _ in ev.names:
+                    out.setdefault((ev.module, name), []).append((facts.path, ev.line, reader))
+    return out
+
+
+class Breakage:
+    """What an edit breaks for code that relies on import side effects: reads of a module
+    `import package` no longer loads, imports of a name the edited module no longer binds.
+    Called by the planner as `(module, new text, workspace) -> [what breaks]`. Only the
+    modules whose source mentions the lost module's or name's last part can read it, so
+    only theirs are analysed with function bodies (`source(path) -> bytes`)."""
+
+    def __init__(self, program: Program, packages, source: Callable[[str], bytes]):
+        self.program = program
+        self.packages = tuple(packages)
+        self._source = source
+        self._loaded: dict[str, set[str]] = {}
+        self._full: dict = {}
+
+    def _mentioning(self, words) -> dict:
+        """Facts with bodies of the modules whose source holds one of `words`."""
+        found = {}
+        for name, info in self.program.index.items():
+            if info.kind not in ("module", "package") or not info.path:
+                continue
+            try:
+                data = self._source(info.path)
+            except OSError:
+                continue
+            if any(w.encode() in data for w in words):
+                if name not in self._full:
+                    self._full[name] = self.program.load_bodies(name)
+                found[name] = self._full[name]
+        return found
+
+    def __call__(self, module: str, text: str, ws) -> list[str]:
+        after = ws.program_with({module: text})
+        gone: dict[str, str] = {}
+        for package in self.packages:
+            state = ws.state.get((package, "normal"))
+            if state is not None and module not in state[1]:
+                continue  # its import never runs the edited module
+            if package not in self._loaded:
+                self._loaded[package] = loaded_after(self.program, package)
+            for lost in sorted(self._loaded[package] - loaded_after(after, package)):
+                gone.setdefault(lost, package)
+        out = []
+        if gone:
+            readers = self._mentioning({m.rpartition(".")[2] for m in gone})
+            out = [f"{file}:{line}: {reader} reads {sub}, which `import {gone[sub]}` no "
+                   "longer loads" for file, line, reader, sub in
+                   hidden_submodule_reads(self.program, readers) if sub in gone]
+        before = {n for n, _ in self.program.facts[module].bindings}
+        now = {n for n, _ in ws.facts_for(module, text, bodies=False).bindings}
+        lost_names = sorted(before - now)
+        if lost_names:
+            importers = importers_of(self._mentioning(lost_names))
+            for name in lost_names:
+                for file, line, reader in importers.get((module, name), ()):
+                    out.append(f"{file}:{line}: {reader} imports {name} from {module}, which "
+                               "no longer binds it at import time")
+        return out

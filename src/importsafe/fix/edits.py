@@ -10,7 +10,10 @@ For the names a statement binds, every reference is classified with libcst's sco
 """
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import libcst as cst
 from libcst.metadata import (
@@ -21,6 +24,47 @@ from libcst.metadata import (
 DEFER = "defer-into-functions"
 TYPE_CHECKING_ONLY = "move-under-TYPE_CHECKING"
 DEFER_AND_TYPE_CHECKING = "defer-and-TYPE_CHECKING"
+
+
+# libcst's native parser overflows the C stack (a segfault, not an exception) on
+# expressions nested some ten thousand deep; CPython's own parser accepts a few thousand
+MAX_DEPTH = 1000
+
+
+class TooDeep(ValueError):
+    """Source nested too deep to hand to libcst."""
+
+
+class Parsed:
+    """A text's libcst tree with its metadata and import statements, shared by every edit
+    of that text (scope analysis is the costly part)."""
+
+    def __init__(self, text: str):
+        self.wrapper = MetadataWrapper(parse(text), unsafe_skip_copy=True)  # nodes immutable
+        finder = _ImportLines()
+        self.wrapper.visit(finder)
+        self.lines = finder.found
+
+
+@lru_cache(maxsize=2)  # a large module's tree with its metadata is large: few at once
+def parsed(text: str) -> Parsed:
+    """TooDeep / ParserSyntaxError (not cached) when libcst cannot or must not parse it."""
+    return Parsed(text)
+
+
+def parse(text: str) -> cst.Module:
+    """libcst's module, after checking the nesting depth with CPython's parser."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise TooDeep(f"Python cannot parse it ({type(exc).__name__})") from None
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TooDeep(f"nested more than {MAX_DEPTH} levels deep")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return cst.parse_module(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +143,11 @@ def classify(wrapper: MetadataWrapper, stmt, future: bool) -> dict[str, list]:
     return out
 
 
+# a trailing comment that speaks to tools about its own line: meaningless once the line is gone
+_DIRECTIVE = re.compile(r"#\s*(noqa\b|type:\s*ignore|pylint:|pyright:|mypy:|isort:|nosec\b|"
+                        r"fmt:|ruff:|importsafe:|pragma\b)", re.I)
+
+
 class _Rewrite(cst.CSTTransformer):
     """Replace the statement (by the TYPE_CHECKING block, or drop the moved names), and put
     an import of the moved names at the top of each function that reads them."""
@@ -135,7 +184,7 @@ class _Rewrite(cst.CSTTransformer):
             return cst.FlattenSentinel(out)
         self.orphans = list(updated.leading_lines)  # comments on and above it must survive
         trailing = updated.trailing_whitespace.comment
-        if trailing is not None:
+        if trailing is not None and not _DIRECTIVE.match(trailing.value):
             self.orphans.append(cst.EmptyLine(comment=trailing))
         return cst.RemoveFromParent()
 
@@ -205,12 +254,11 @@ def _add_type_checking_import(code: str) -> str:
 def edit_statement(text: str, line: int) -> Edit | NoEdit:
     """The safe edit of the import statement starting on `line`, or why there is none."""
     try:
-        wrapper = MetadataWrapper(cst.parse_module(text))
-    except (cst.ParserSyntaxError, RecursionError) as exc:
+        found = parsed(text)
+    except (cst.ParserSyntaxError, RecursionError, TooDeep) as exc:
         return NoEdit(line, f"libcst cannot parse the file: {exc}")
-    finder = _ImportLines()
-    wrapper.visit(finder)
-    stmt = finder.found.get(line)
+    wrapper = found.wrapper
+    stmt = found.lines.get(line)
     if stmt is None or isinstance(getattr(stmt.body[0], "names", None), cst.ImportStar):
         return NoEdit(line, "no import statement (or a star import) on this line")
     refs = classify(wrapper, stmt, _has_future_annotations(wrapper.module))
@@ -264,13 +312,11 @@ def _statement_at(text: str, line: int):
     """(metadata wrapper, the import statement starting on `line` or None, its first small
     statement or None), or NoEdit when libcst cannot parse the text."""
     try:
-        wrapper = MetadataWrapper(cst.parse_module(text))
+        found = parsed(text)
     except Exception as exc:  # noqa: BLE001
         return NoEdit(line, f"libcst cannot parse the file: {exc}")
-    finder = _ImportLines()
-    wrapper.visit(finder)
-    stmt = finder.found.get(line)
-    return wrapper, stmt, (stmt.body[0] if stmt is not None else None)
+    stmt = found.lines.get(line)
+    return found.wrapper, stmt, (stmt.body[0] if stmt is not None else None)
 
 
 def module_import_edit(text: str, line: int) -> Edit | NoEdit:

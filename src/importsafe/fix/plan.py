@@ -2,26 +2,33 @@
 proven by re-simulating the edited code. Pure: source texts come in through `read_text`.
 
 Greedy and verified: each round tries the safe edit of every import statement on the chains
-of the entries still failing (the statement that needed the name first, then the ones that
-led there), re-simulates the failing entries with each, and keeps the edit that fixes the
-most; the kept edit is then checked against every requested entry, and dropped if it breaks
-one that worked. Preference between equally good edits follows the order of the chain, then
+of the pairs still failing (the statement that needed the name first, then the ones that
+led there), re-simulates with each only the failing pairs whose run executed the edited
+module (a run that never created it cannot change), and keeps the edit that fixes the most
+pairs with the fewest moved lines; the kept edit is then checked against every pair that
+reaches the module, and dropped if it breaks one that worked, or (unless unsafe edits are
+allowed) if the compat check finds code it breaks. Test modules are edited only when asked;
+without that, a last pass with them finds the pairs only a test edit would repair.
+Preference between equally good edits follows the order of the chain, then
 defer-into-functions over TYPE_CHECKING over the combination.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import difflib
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..model import Result
-from ..static.events import ModuleFacts
+from ..static.events import Import, ImportFrom, ModuleFacts
 from ..static.facts import facts_from_source
-from ..static.simulate import simulate
-from ..static.state import Program
+from ..static.simulate import simulate_modules
+from ..static.state import Program, functions_of
 from .edits import (
     DEFER, DEFER_AND_TYPE_CHECKING, LAZY, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
     edit_statement, lazy_edit, module_import_edit,
 )
+
+UNPARSABLE = "libcst cannot parse the file"
 
 _PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2, LAZY: 3,
                MODULE_IMPORT: 4}
@@ -36,6 +43,19 @@ class FilePatch:
     old: str
     new: str
     edits: tuple[Edit, ...]
+    cycles: tuple[str, ...] = ()  # per edit: the cycle it breaks
+    unsafe: tuple[str, ...] = ()  # per edit: what it breaks ("" when nothing)
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """An edit that would repair pairs but was not applied: why, and what it repairs."""
+
+    module: str
+    path: str
+    edit: Edit
+    why: tuple[str, ...]  # what it breaks; () for a test edit
+    repairs: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +64,35 @@ class FixPlan:
     before: tuple[Result, ...]
     after: tuple[Result, ...]
     refused: tuple[tuple[str, int, str], ...]  # (file, line, why no safe edit)
+    unsafe: tuple[Held, ...] = ()  # held back: they break code (see --unsafe-fixes)
+    tests: tuple[Held, ...] = ()  # held back: test edits (see --include-tests)
+    skipped: tuple[tuple[str, str], ...] = ()  # (file, why it is left alone)
 
     @property
     def complete(self) -> bool:
         return all(r.outcome == "ok" for r in self.after)
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    include_tests: bool = False
+    unsafe: bool = False
+    # (module, new text, workspace) -> what the edit breaks; () when nothing
+    compat: Callable | None = None
+
+
+def is_test_module(name: str, path: str) -> bool:
+    """A module of a test suite: under a `tests` package, or named like pytest's files
+    (`test` alone is often library code, as django.test is)."""
+    parts = name.split(".")
+    last = parts[-1]
+    return "tests" in parts or last == "conftest" or last.startswith("test_") or \
+        last.endswith("_test") or last.endswith("_tests")
+
+
 class _Workspace:
-    """The program with some files' texts replaced, and simulations over it."""
+    """The program with some files' texts replaced, and simulations over it; each pair's
+    result and the modules its run created."""
 
     def __init__(self, program: Program, read_text: Callable[[str], str], version):
         self.program = program
@@ -59,112 +100,359 @@ class _Workspace:
         self.version = version
         self.texts: dict[str, str] = {}  # module -> edited text
         self.facts: dict[str, ModuleFacts] = dict(program.facts)
+        self.state: dict[tuple[str, str], tuple[Result, frozenset]] = {}
+        self._facts_memo: dict = {}
+        self._bodies_memo: dict = {}
+        self._functions_memo: dict = {}
+        self._edits: dict = {}
+        self.skipped: dict[str, str] = {}  # path -> why it cannot be read
+        self.unhelpful: set[tuple[str, int]] = set()  # statements no edit of which helps
+        self.log: list[str] = []  # the modules edited, in order
+        # (module, line, pair) -> (repaired without the statement, len(log) then, created)
+        self._helps: dict = {}
+        self.by_path = {info.path: name for name, info in program.index.items()}
 
-    def text(self, module: str) -> str:
-        return self.texts.get(module) or self.read_text(self.program.index[module].path)
+    def text(self, module: str) -> str | None:
+        if module in self.texts:
+            return self.texts[module]
+        path = self.program.index[module].path
+        if path in self.skipped:
+            return None
+        try:
+            return self.read_text(path)
+        except (OSError, SyntaxError, UnicodeDecodeError, LookupError) as exc:
+            self.skipped[path] = f"cannot be read as Python source: {exc}"
+            return None
+
+    def edit(self, make, module: str, text: str, line: int):
+        key = (make, module, text, line)
+        if key not in self._edits:
+            self._edits[key] = make(text, line)
+        return self._edits[key]
 
     def facts_for(self, module: str, text: str, bodies: bool) -> ModuleFacts:
-        info = self.program.index[module]
-        return facts_from_source(text, module, info.path, info.kind == "package", self.version,
-                                 bodies)
+        key = (module, text, bodies)
+        if key not in self._facts_memo:
+            info = self.program.index[module]
+            self._facts_memo[key] = facts_from_source(text, module, info.path,
+                                                      info.kind == "package", self.version,
+                                                      bodies)
+        return self._facts_memo[key]
 
-    def run(self, pairs, overlay: dict[str, str] | None = None) -> list[Result]:
-        overlay = overlay or {}
+    def _base_functions(self, name: str):
+        found = self._functions_memo.get(name)
+        if found is None:
+            if self.program.load_functions is not None:
+                found = self.program.load_functions(name)
+            else:
+                found = functions_of(self.base_bodies(name).body)
+            self._functions_memo[name] = found
+        return found
+
+    def base_bodies(self, name: str) -> ModuleFacts:
+        """A module's facts with function bodies, as on disk (parsed once)."""
+        found = self._bodies_memo.get(name)
+        if found is None:
+            found = self._bodies_memo[name] = self.program.load_bodies(name)
+        return found
+
+    def program_with(self, overlay: dict[str, str], facts_overlay=None) -> Program:
         facts = dict(self.facts)
         for module, text in overlay.items():
             facts[module] = self.facts_for(module, text, bodies=False)
+        facts.update(facts_overlay or {})
         texts = {**self.texts, **overlay}
 
         def bodies(name: str) -> ModuleFacts:
             if name in texts:
                 return self.facts_for(name, texts[name], bodies=True)
-            return self.program.load_bodies(name)
+            return self.base_bodies(name)
 
-        program = Program(self.program.index, facts, load_bodies=bodies,
-                          target_version=self.program.target_version)
-        return [simulate(e, m, program) for e, m in pairs]
+        def functions(name: str):
+            if name in texts:
+                key = (name, texts[name])
+                if key not in self._functions_memo:
+                    self._functions_memo[key] = functions_of(bodies(name).body)
+                return self._functions_memo[key]
+            return self._base_functions(name)
 
-    def commit(self, module: str, text: str) -> None:
+        return Program(self.program.index, facts, load_bodies=bodies, load_functions=functions,
+                       target_version=self.program.target_version)
+
+    def start(self, pairs) -> list[Result]:
+        program = self.program_with({})
+        for e, m in pairs:
+            result, created, _ = simulate_modules(e, m, program)
+            self.state[(e, m)] = (result, created)
+        return [self.state[p][0] for p in pairs]
+
+    def reached(self, pairs, module: str) -> list:
+        return [p for p in pairs if module in self.state[p][1]]
+
+    def run(self, pairs, module: str, text: str) -> dict:
+        """pair -> (result, created) with `module` edited, for the pairs whose run created
+        `module` (the others cannot change)."""
+        program = self.program_with({module: text})
+        out = {}
+        for p in self.reached(pairs, module):
+            result, created, _ = simulate_modules(p[0], p[1], program)
+            out[p] = (result, created)
+        return out
+
+    def could_help(self, pairs, module: str, line: int) -> bool:
+        """Would dropping the import statement on `line` from the module's top level
+        repair any of `pairs`? No edit of that statement does better at import time (an
+        edit moves the import later or away), so when not, no edit is computed: libcst's
+        analysis of a large module is the costly step. True when it is not at top level."""
+        facts = self.facts[module]
+        body = tuple(ev for ev in facts.body
+                     if not (ev.__class__ in (Import, ImportFrom) and ev.line == line))
+        if len(body) == len(facts.body):
+            return True
+        program = None
+        for pair in self.reached(pairs, module):
+            key = (module, line, pair)
+            known = self._helps.get(key)
+            if known is not None and not any(m in known[2] for m in self.log[known[1]:]):
+                ok = known[0]  # no edit since touched a module that run created
+            else:
+                program = program or self.program_with({}, {module: replace(facts, body=body)})
+                result, created, _ = simulate_modules(pair[0], pair[1], program)
+                ok = result.outcome == "ok"
+                self._helps[key] = (ok, len(self.log), created)
+            if ok:
+                return True
+        return False
+
+    def commit(self, module: str, text: str, runs: dict) -> None:
+        self.log.append(module)
         self.texts[module] = text
         self.facts[module] = self.facts_for(module, text, bodies=False)
+        self.state.update(runs)
 
 
-def _module_of(program: Program, path: str) -> str | None:
-    for name, info in program.index.items():
-        if info.path == path:
-            return name
-    return None
-
-
-def _candidates(failing: list[Result]) -> list[tuple[str, int]]:
-    """Import statements on the failing chains: the one that needed the name first."""
+def _candidates(failing: list[Result], cycles_only: bool) -> list[tuple[str, int]]:
+    """Import statements on the failing chains: the one that needed the name first; with
+    `cycles_only`, only the statements of each chain's cycle (the ones a maintainer edits:
+    a statement leading into the cycle rarely breaks it)."""
     seen: dict[tuple[str, int], None] = {}
     for r in failing:
-        for frame in reversed(r.error.chain if r.error else ()):
+        chain = r.error.chain if r.error else ()
+        if cycles_only:
+            modules = [f.module for f in chain]
+            target = r.error.module
+            chain = chain[modules.index(target):] if target in modules else ()
+        for frame in reversed(chain):
             seen.setdefault((frame.file, frame.line))
     return list(seen)
 
 
+def root_cause(r: Result) -> tuple:
+    """The statement that failed and what it wanted: pairs alike in it fail alike."""
+    e = r.error
+    last = e.chain[-1] if e and e.chain else None
+    return (last.file, last.line, e.exception, e.module, e.name) if last else \
+        (None, None, e.exception if e else None, e and e.module, e and e.name)
+
+
+def cycle_of(r: Result) -> str:
+    """The import cycle on a failing chain (`a -> b -> a`), else the chain itself."""
+    chain = [f.module for f in (r.error.chain if r.error else ())]
+    target = r.error.module if r.error else None
+    if target in chain:
+        loop = chain[chain.index(target):] + [target]
+    else:
+        loop = chain
+    out: list[str] = []
+    for m in loop:
+        if not out or out[-1] != m:
+            out.append(m)
+    return " -> ".join(out)
+
+
 def plan_fix(program: Program, pairs: list[tuple[str, str]], read_text: Callable[[str], str],
-             version=(3, 11)) -> FixPlan:
+             version=(3, 11), options: Options = Options()) -> FixPlan:
     ws = _Workspace(program, read_text, version)
-    before = ws.run(pairs)
-    current = list(before)
+    before = ws.start(pairs)
     refused: dict[tuple[str, int], str] = {}
-    edits: dict[str, list[Edit]] = {}
-    rejected: set[tuple[str, str]] = set()  # (module, new text) that broke other entries
+    kept: dict[str, list] = {}  # module -> [(edit, cycle, unsafe why)]
+    unsafe: list[Held] = []
+    rejected: set[tuple[str, str]] = set()  # (module, new text) not to try again
+    allow = (lambda m: True) if options.include_tests else \
+        (lambda m: not is_test_module(m, program.index[m].path))
+    _rounds(ws, pairs, allow, refused, rejected, options, kept, unsafe)
+    tests: list[Held] = []
+    if not options.include_tests and any(ws.state[p][0].outcome == "error" for p in pairs):
+        tests = _test_only(ws, pairs, refused, rejected, options)
+    after = tuple(ws.state[p][0] for p in pairs)
+    _explain(ws, [r for r in after if r.outcome == "error"], refused)
+    patches = tuple(FilePatch(m, program.index[m].path, read_text(program.index[m].path),
+                              ws.texts[m], tuple(e for e, _, _ in es),
+                              tuple(c for _, c, _ in es), tuple("; ".join(u) for _, _, u in es))
+                    for m, es in sorted(kept.items()))
+    return FixPlan(patches, tuple(before), after,
+                   tuple((f, line, why) for (f, line), why in sorted(refused.items())),
+                   tuple(unsafe), tuple(tests), tuple(sorted(ws.skipped.items())))
+
+
+def _rounds(ws, pairs, allow, refused, rejected, options, kept, unsafe) -> None:
     for _ in range(MAX_ROUNDS):
-        failing = [r for r in current if r.outcome == "error"]
+        failing = [ws.state[p][0] for p in pairs if ws.state[p][0].outcome == "error"]
         if not failing:
-            break
-        best = _best_edit(ws, failing, refused, rejected)
+            return
+        best = _best_edit(ws, failing, refused, rejected, allow)
         if best is None:
-            break
+            return  # no edit helps any more
         module, edit, _ = best
-        trial = ws.run(pairs, {module: edit.new_text})
-        if any(a.outcome == "ok" and b.outcome != "ok" for a, b in zip(current, trial)):
+        runs = ws.run(pairs, module, edit.new_text)
+        if any(ws.state[p][0].outcome == "ok" and r.outcome != "ok" for p, (r, _) in
+               runs.items()):
             rejected.add((module, edit.new_text))
             continue
-        ws.commit(module, edit.new_text)
-        edits.setdefault(module, []).append(edit)
-        current = trial
+        repaired = [p for p, (r, _) in runs.items()
+                    if ws.state[p][0].outcome == "error" and r.outcome == "ok"]
+        why = tuple(options.compat(module, edit.new_text, ws)) if options.compat else ()
+        if why and not options.unsafe:
+            rejected.add((module, edit.new_text))
+            unsafe.append(Held(module, ws.program.index[module].path, edit, why,
+                               tuple(repaired)))
+            continue
+        cycle = cycle_of(ws.state[repaired[0]][0]) if repaired else ""
+        ws.commit(module, edit.new_text, runs)
+        kept.setdefault(module, []).append((edit, cycle, why))
         path = ws.program.index[module].path  # its lines moved: judge its statements anew
-        refused = {k: v for k, v in refused.items() if k[0] != path}
-    patches = tuple(FilePatch(m, program.index[m].path, read_text(program.index[m].path),
-                              ws.texts[m], tuple(es)) for m, es in sorted(edits.items()))
-    return FixPlan(patches, tuple(before), tuple(current),
-                   tuple((f, line, why) for (f, line), why in sorted(refused.items())))
+        for k in [k for k in refused if k[0] == path]:
+            del refused[k]
 
 
-def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected):
-    """The edit that fixes the most failing entries; per statement, the preferred kind of
-    edit first, the module-import form only when that does not help."""
-    pairs = [(r.entry, r.mode) for r in failing]
+def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
+    """With test modules allowed, on a copy: the edits that would repair what is left."""
+    trial = _Workspace(ws.program, ws.read_text, ws.version)
+    trial.texts, trial.facts, trial.state = dict(ws.texts), dict(ws.facts), dict(ws.state)
+    trial._facts_memo, trial._edits, trial.skipped = ws._facts_memo, ws._edits, ws.skipped
+    trial._bodies_memo, trial._functions_memo = ws._bodies_memo, ws._functions_memo
+    trial.log, trial._helps = list(ws.log), dict(ws._helps)
+    kept: dict[str, list] = {}
+    held: list[Held] = []
+    # the other modules' statements were tried in this very state and did not help
+    tests = lambda m: is_test_module(m, ws.program.index[m].path)  # noqa: E731
+    failing = [ws.state[p][0] for p in pairs if ws.state[p][0].outcome == "error"]
+    if not any(tests(f.module) for r in failing for f in r.error.chain if f.module in
+               ws.program.index):
+        return []
+    _rounds(trial, pairs, tests, dict(refused), set(rejected), options, kept, held)
+    out = []
+    for module, edits in kept.items():
+        if is_test_module(module, ws.program.index[module].path):
+            for edit, _, _ in edits:
+                out.append(Held(module, ws.program.index[module].path, edit, (), ()))
+    fixed = tuple(p for p in pairs if ws.state[p][0].outcome == "error"
+                  and trial.state[p][0].outcome == "ok")
+    return [Held(h.module, h.path, h.edit, h.why, fixed) for h in out]
+
+
+MAX_EXPLAINED = 12
+
+
+def _explain(ws: _Workspace, failing: list[Result], refused) -> None:
+    """Why there is no safe edit, for the statements of the cycles still failing that were
+    passed over because no edit of them could help (at most MAX_EXPLAINED: libcst's
+    analysis of each file costs)."""
+    todo = [c for c in _candidates(failing, cycles_only=True)
+            if c in ws.unhelpful and c not in refused and c[0] not in ws.skipped]
+    for path, line in todo[:MAX_EXPLAINED]:
+        module = ws.by_path.get(path)
+        text = ws.text(module) if module else None
+        if text is None:
+            continue
+        edit = ws.edit(edit_statement, module, text, line)
+        if isinstance(edit, NoEdit):
+            refused[(path, line)] = edit.reason
+
+
+def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
+    """The edit that fixes the most failing pairs with the fewest moved lines, among the
+    statements of the cycles first, then of the whole chains."""
+    cycle = _candidates(failing, cycles_only=True)
+    best = _best_of(ws, failing, cycle, refused, rejected, allow)
+    if best is None:
+        rest = [c for c in _candidates(failing, cycles_only=False) if c not in set(cycle)]
+        best = _best_of(ws, failing, rest, refused, rejected, allow)
+    return best
+
+
+SAMPLE = 3  # failing pairs per cycle that judge a candidate edit
+
+
+def _sample(failing: list[Result]) -> dict[tuple[str, str], float]:
+    """A few failing pairs of each cycle, weighted by how many pairs fail in that cycle: the
+    pairs of one cycle fail for the same statements, so a few of them judge an edit as well
+    as all (the kept edit is then simulated on every pair it reaches)."""
+    groups: dict[tuple, list[tuple[str, str]]] = {}
+    for r in failing:
+        groups.setdefault(root_cause(r), []).append((r.entry, r.mode))
+    out = {}
+    for members in groups.values():
+        taken = members[:SAMPLE]
+        for p in taken:
+            out[p] = len(members) / len(taken)
+    return out
+
+
+def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejected, allow):
+    """Per statement, the preferred kind of edit first, the module-import form only when
+    that does not help."""
+    weights = _sample(failing)
+    pairs = list(weights)
+    every = [(r.entry, r.mode) for r in failing]
     best = None
-    for order, (path, line) in enumerate(_candidates(failing)):
-        module = _module_of(ws.program, path)
-        if module is None or (path, line) in refused:
+    # file by file (each file's libcst analysis is kept while its statements are judged);
+    # the chain order still ranks them
+    for order, (path, line) in sorted(enumerate(candidates), key=lambda c: c[1][0]):
+        module = ws.by_path.get(path)
+        if module is None or (path, line) in refused or not allow(module) or \
+                path in ws.skipped:
             continue
         text, reasons = ws.text(module), []
+        if text is None:
+            continue
+        if not ws.could_help(every, module, line):
+            ws.unhelpful.add((path, line))
+            continue
         makers = (edit_statement, lazy_edit, module_import_edit) \
             if tuple(ws.version) >= LAZY_SYNTAX else (edit_statement, module_import_edit)
         for make in makers:
-            edit = make(text, line)
+            edit = ws.edit(make, module, text, line)
+            if isinstance(edit, NoEdit) and edit.reason.startswith(UNPARSABLE):
+                ws.skipped[path] = edit.reason  # reported once, and the file left alone
+                break
             if isinstance(edit, NoEdit):
                 reasons.append(edit.reason)
                 continue
             if (module, edit.new_text) in rejected:
                 continue
-            still = sum(r.outcome != "ok" for r in ws.run(pairs, {module: edit.new_text}))
-            if still == len(failing):
+            runs = ws.run(pairs, module, edit.new_text)
+            fixed = sum(weights[p] for p, (r, _) in runs.items() if r.outcome == "ok")
+            if not fixed:  # the sample may miss the pairs it repairs: ask the others
+                rest = [p for p in every if p not in weights]
+                fixed = sum(r.outcome == "ok" for r, _ in
+                            ws.run(rest, module, edit.new_text).values())
+            if not fixed:
                 continue
-            score = (still, order, _PREFERENCE[edit.kind])
+            score = (-fixed, is_test_module(module, path), _moved_lines(text, edit.new_text),
+                     order, _PREFERENCE[edit.kind])
             if best is None or score < best[2]:
                 best = (module, edit, score)
             break
-        if len(reasons) == len(makers):
+        if len(reasons) == len(makers) and path not in ws.skipped:
             refused[(path, line)] = reasons[0]
     return best
+
+
+def _moved_lines(old: str, new: str) -> int:
+    return sum(1 for line in difflib.unified_diff(old.splitlines(), new.splitlines(), n=0,
+                                                  lineterm="")
+               if line[:1] in "+-" and line[:3] not in ("+++", "---"))
 
 
 def patched_program(program: Program, patches, version=(3, 11)) -> Program:

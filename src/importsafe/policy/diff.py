@@ -6,23 +6,26 @@ is not touched, nor is the index); `api.check` then runs there on the same paths
 the repository root: `--path` arguments, else `[tool.importsafe] paths` of that revision's
 pyproject.toml, else the packages under `src/` or at the root. Compared:
 
-- failures, keyed by (entry, mode, exception, module, name): new in HEAD, fixed in HEAD
-  (a failure waived by an inline `# importsafe: ignore[...]` or by `select`/`ignore` does
-  not count; a baseline file does not apply);
+- failures, by (entry, mode): new in HEAD, fixed in HEAD, or still failing with another
+  reason (not new); a failure waived by an inline `# importsafe: ignore[...]` or by
+  `select`/`ignore` does not count; a baseline file does not apply;
 - modules a package's `import` (normal mode) loaded in BASE and no longer loads in HEAD
-  (`fix.compat.loaded_by`);
+  (`fix.compat.loaded_by`): lost when some code of HEAD reads one without importing it,
+  else compat information;
 - names bound at the top level of a module in BASE and no longer in HEAD
-  (`ModuleFacts.bindings`), and entries that disappeared.
+  (`ModuleFacts.bindings`): a name its own import bound (an import moved, as a cycle fix
+  does) is compat information unless HEAD code imports it from that module; and entries
+  that disappeared.
 
 Something got worse (exit status 1) when there is a new failure, a lost module, a lost name or
-a removed module.
+a removed module; with none of these and some failure fixed, it is better (exit status 0).
 """
 from __future__ import annotations
 
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..config.settings import ConfigError
@@ -131,6 +134,9 @@ class Revision:
     packages: dict  # package entry -> frozenset of modules `import package` loads
     bindings: dict  # entry -> frozenset of names bound at its top level
     sources: dict  # (file, line) -> source text, for the frames of failures
+    imported: dict = field(default_factory=dict)  # entry -> names its imports bind
+    importers: dict = field(default_factory=dict)  # (module, name) -> readers elsewhere
+    hidden: dict = field(default_factory=dict)  # module -> readers that never import it
 
 
 def analyse(repo: str, rev: str, paths: Sequence[str] = (), modes: str | None = None,
@@ -177,6 +183,7 @@ def _analyse_tree(rev, commit, tree, paths, modes) -> Revision:
                 packages[name] = frozenset(loaded_by(program, name))
     bindings = {name: frozenset(n for n, _ in program.facts[name].bindings)
                 for name in loaded.entries if name in program.facts}
+    imported, importers, hidden = _readers(program, loaded.entries, tree)
     sources = {}
     results = []
     for r in report.results:
@@ -188,7 +195,32 @@ def _analyse_tree(rev, commit, tree, paths, modes) -> Revision:
                 sources[(_rel(f, tree), line)] = _source_line(f, line)
         results.append(_relocate(r, tree))
     return Revision(rev, commit, rel, tuple(results), loaded.entries, packages, bindings,
-                    sources)
+                    sources, imported, importers, hidden)
+
+
+def _readers(program, entries, tree) -> tuple[dict, dict, dict]:
+    """(names each module's own top-level imports bind, `from M import name` readers of
+    each (M, name), readers of each submodule that never import it themselves)."""
+    from ..fix.compat import hidden_submodule_reads, importers_of
+    from ..static.events import Import, ImportFrom, walk
+    full = {n: program.load_bodies(n) for n in entries if n in program.facts}
+    imported = {}
+    for name, facts in program.facts.items():
+        if name not in full:
+            continue
+        bound = set()
+        for ev in walk(facts.body):
+            if ev.__class__ is Import and ev.call is None:
+                bound.add(ev.asname or ev.module.partition(".")[0])
+            elif ev.__class__ is ImportFrom:
+                bound.update(a or n for n, a in ev.names if n != "*")
+        imported[name] = frozenset(bound)
+    importers = {k: tuple(f"{_rel(f, tree)}:{line}" for f, line, _ in v)
+                 for k, v in importers_of(full).items()}
+    hidden: dict = {}
+    for f, line, _, sub in hidden_submodule_reads(program, full):
+        hidden.setdefault(sub, []).append(f"{_rel(f, tree)}:{line}")
+    return imported, importers, {k: tuple(v) for k, v in hidden.items()}
 
 
 def _rel(path: str, tree: str) -> str:
@@ -221,34 +253,54 @@ class Diff:
     head: Revision
     new: tuple[Result, ...]
     fixed: tuple[Result, ...]
-    lost_modules: tuple[tuple[str, tuple[str, ...]], ...]  # (package, modules)
-    lost_names: tuple[tuple[str, tuple[str, ...]], ...]  # (module, names)
+    lost_modules: tuple[tuple[str, tuple[str, ...]], ...]  # (package, modules) code still reads
+    lost_names: tuple[tuple[str, tuple[str, ...]], ...]  # (module, names) lost for good
     removed: tuple[str, ...]  # entries of BASE that HEAD no longer has
+    changed: tuple[tuple[Result, Result], ...] = ()  # still failing, another reason
+    # no longer loaded / bound, but nothing outside reads them (moved imports): information
+    compat_modules: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    compat_names: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def worse(self) -> bool:
         return bool(self.new or self.lost_modules or self.lost_names or self.removed)
 
+    @property
+    def verdict(self) -> str:
+        return "worse" if self.worse else "better" if self.fixed else "not worse"
+
 
 def compare(base: Revision, head: Revision) -> Diff:
     def failures(rev: Revision) -> dict:
-        return {failure_key(r): r for r in rev.results
+        return {(r.entry, r.mode): r for r in rev.results
                 if r.outcome == "error" and r.waived is None}
     before, after = failures(base), failures(head)
-    new = tuple(after[k] for k in sorted(after.keys() - before.keys(), key=_sortable))
-    fixed = tuple(before[k] for k in sorted(before.keys() - after.keys(), key=_sortable))
-    lost_modules = tuple((p, tuple(sorted(base.packages[p] - head.packages[p])))
-                         for p in sorted(base.packages.keys() & head.packages.keys())
-                         if base.packages[p] - head.packages[p])
-    lost_names = tuple((m, tuple(sorted(base.bindings[m] - head.bindings[m])))
-                       for m in sorted(base.bindings.keys() & head.bindings.keys())
-                       if base.bindings[m] - head.bindings[m])
+    new = tuple(after[k] for k in sorted(after.keys() - before.keys()))
+    fixed = tuple(before[k] for k in sorted(before.keys() - after.keys()))
+    changed = tuple((before[k], after[k]) for k in sorted(before.keys() & after.keys())
+                    if failure_key(before[k]) != failure_key(after[k]))
+    modules, compat_modules = [], []
+    for p in sorted(base.packages.keys() & head.packages.keys()):
+        lost = sorted(base.packages[p] - head.packages[p])
+        read = tuple(m for m in lost if head.hidden.get(m) or not head.imported)
+        quiet = tuple(m for m in lost if m not in read)
+        if read:
+            modules.append((p, read))
+        if quiet:
+            compat_modules.append((p, quiet))
+    names, compat_names = [], []
+    for m in sorted(base.bindings.keys() & head.bindings.keys()):
+        lost = sorted(base.bindings[m] - head.bindings[m])
+        moved = base.imported.get(m, frozenset())
+        counted = tuple(n for n in lost if n not in moved or head.importers.get((m, n)))
+        quiet = tuple(n for n in lost if n not in counted)
+        if counted:
+            names.append((m, counted))
+        if quiet:
+            compat_names.append((m, quiet))
     removed = tuple(sorted(set(base.entries) - set(head.entries)))
-    return Diff(base, head, new, fixed, lost_modules, lost_names, removed)
-
-
-def _sortable(key: tuple) -> tuple:
-    return tuple("" if k is None else k for k in key)
+    return Diff(base, head, new, fixed, tuple(modules), tuple(names), removed, changed,
+                tuple(compat_modules), tuple(compat_names))
 
 
 def diff(base: str, head: str = "HEAD", paths: Sequence[str] = (), modes: str | None = None,
@@ -256,7 +308,12 @@ def diff(base: str, head: str = "HEAD", paths: Sequence[str] = (), modes: str | 
     """Compare two revisions of the repository holding `repo`. `paths` are relative to the
     repository root."""
     root = repo_root(repo)
-    return compare(analyse(root, base, paths, modes), analyse(root, head, paths, modes))
+    before, after = analyse(root, base, paths, modes), analyse(root, head, paths, modes)
+    found = {os.path.normpath(p) for p in (*before.paths, *after.paths)}
+    missing = [p for p in paths if os.path.normpath(p) not in found]
+    if missing:
+        raise InputError(f"no such path in {base} or {head}: {', '.join(missing)}")
+    return compare(before, after)
 
 
 # -- output ---------------------------------------------------------------------------------
@@ -278,7 +335,12 @@ def to_dict(d: Diff) -> dict:
         "lost_modules": [{"package": p, "modules": list(m)} for p, m in d.lost_modules],
         "lost_names": [{"module": m, "names": list(n)} for m, n in d.lost_names],
         "removed_modules": list(d.removed),
+        "reason_changed": [{"before": result_dict(a), "after": result_dict(b)}
+                           for a, b in d.changed],
+        "compat": {"modules": [{"package": p, "modules": list(m)} for p, m in d.compat_modules],
+                   "names": [{"module": m, "names": list(n)} for m, n in d.compat_names]},
         "worse": d.worse,
+        "verdict": d.verdict,
     }
 
 
@@ -294,8 +356,21 @@ def render_text(d: Diff) -> str:
                     src = rev.sources.get((f.file, f.line), "")
                     lines.append(f"      {'  ' * i}{'-> ' if i else ''}{f.module}  "
                                  f"{f.file}:{f.line}  {src}".rstrip())
+    for a, b in d.changed:
+        lines.append(f"STILL {b.entry}  [{b.mode}]  still failing (reason changed): "
+                     f"{a.error.exception}: {a.error.message} -> {b.error.exception}: "
+                     f"{b.error.message}")
     for package, modules in d.lost_modules:
-        lines.append(f"LOST  `import {package}` no longer loads {', '.join(modules)}")
+        read = "; ".join(f"{m} read at {', '.join(d.head.hidden.get(m, ()))}" for m in modules
+                         if d.head.hidden.get(m))
+        lines.append(f"LOST  `import {package}` no longer loads {', '.join(modules)}"
+                     + (f" ({read})" if read else ""))
+    for package, modules in d.compat_modules:
+        lines.append(f"COMPAT `import {package}` no longer loads {', '.join(modules)} "
+                     "(nothing reads it without importing it)")
+    for module, names in d.compat_names:
+        lines.append(f"COMPAT imports moved out of {module}'s top level: {', '.join(names)} "
+                     "(nothing imports them from it)")
     for module, names in d.lost_names:
         lines.append(f"LOST  no longer bound in {module}: {', '.join(names)}")
     for module in d.removed:
@@ -303,10 +378,9 @@ def render_text(d: Diff) -> str:
     n_lost = sum(len(m) for _, m in d.lost_modules)
     n_names = sum(len(n) for _, n in d.lost_names)
     lines.append(f"{len(d.new)} new failure{'s' * (len(d.new) != 1)}, {len(d.fixed)} fixed, "
-                 f"{n_lost} module{'s' * (n_lost != 1)} no longer loaded, {n_names} "
+                 f"{len(d.changed)} still failing (reason changed), {n_lost} module{'s' * (n_lost != 1)} no longer loaded, {n_names} "
                  f"name{'s' * (n_names != 1)} lost, {len(d.removed)} module"
-                 f"{'s' * (len(d.removed) != 1)} removed: "
-                 + ("worse" if d.worse else "not worse"))
+                 f"{'s' * (len(d.removed) != 1)} removed: " + d.verdict)
     return "\n".join(lines) + "\n"
 
 

@@ -50,16 +50,60 @@ def render_compat(outcome, hidden, console: Console, base: str | None = None) ->
         console.print(Text("compat: " + line, style="magenta"), soft_wrap=True)
 
 
+def _how(e) -> str:
+    return _KIND[e.kind].format(functions=", ".join(f"{f}()" for f in e.functions))
+
+
+def _held(plan, console: Console, base: str | None) -> None:
+    """Edits that would repair pairs but were not applied, and why."""
+    for h in plan.unsafe:
+        console.print(Text.assemble(("unsafe fix ", "bold yellow"),
+                                    (f"{_rel(h.path, base)}:{h.edit.line}", "cyan"),
+                                    f"  {', '.join(h.edit.names)}: {_how(h.edit)}; "
+                                    f"repairs {len(h.repairs)} (entry, mode), breaks: "
+                                    + "; ".join(_rel_why(w, base) for w in h.why)),
+                      soft_wrap=True)
+    if plan.unsafe:
+        n = len(plan.unsafe)
+        console.print(Text(f"{n} fix{'es' * (n != 1)} available with --unsafe-fixes",
+                           style="yellow"))
+    for h in plan.tests:
+        console.print(Text.assemble(("test edit ", "bold yellow"),
+                                    (f"{_rel(h.path, base)}:{h.edit.line}", "cyan"),
+                                    f"  {', '.join(h.edit.names)}: {_how(h.edit)}"),
+                      soft_wrap=True)
+    if plan.tests:
+        pairs = sorted({p for h in plan.tests for p in h.repairs})
+        console.print(Text(f"{len(pairs)} (entry, mode) only a test edit would repair (with "
+                           "--include-tests): " + ", ".join(f"{e} [{m}]" for e, m in pairs),
+                           style="yellow"), soft_wrap=True)
+
+
+def _rel_why(why: str, base: str | None) -> str:
+    file, sep, rest = why.partition(":")
+    return f"{_rel(file, base)}{sep}{rest}" if sep else why
+
+
 def render(outcome, console: Console, base: str | None = None, show_diff: bool = True,
            hidden=()) -> None:
     plan = outcome.plan
     failing = [r for r in plan.after if r.outcome != "ok"]
+    for path in outcome.restored:
+        console.print(Text(f"restored {_rel(path, base)}: an interrupted earlier write had "
+                           "left it changed", style="yellow"), soft_wrap=True)
+    for file, why in plan.skipped:
+        console.print(Text(f"left alone: {_rel(file, base)}: {why}", style="yellow"),
+                      soft_wrap=True)
     for p in plan.patches:
-        for e in p.edits:
-            how = _KIND[e.kind].format(functions=", ".join(f"{f}()" for f in e.functions))
-            console.print(Text.assemble(("edit ", "bold"), (f"{_rel(p.path, base)}:{e.line}",
-                                                            "cyan"),
-                                        f"  {', '.join(e.names)}: {how}"), soft_wrap=True)
+        for i, e in enumerate(p.edits):
+            cycle = p.cycles[i] if i < len(p.cycles) else ""
+            broken = p.unsafe[i] if i < len(p.unsafe) else ""
+            console.print(Text.assemble(
+                ("edit ", "bold"), (f"{_rel(p.path, base)}:{e.line}", "cyan"),
+                f"  {', '.join(e.names)}: {_how(e)}",
+                f" (breaks the cycle {cycle})" if cycle else "",
+                ("  [unsafe: " + broken + "]", "bold red") if broken else ""), soft_wrap=True)
+    _held(plan, console, base)
     if show_diff and plan.patches:
         console.print(diff(outcome, base), highlight=False, markup=False, soft_wrap=True,
                       end="")
