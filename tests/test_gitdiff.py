@@ -223,3 +223,46 @@ def test_path_that_does_not_exist_is_an_error(repo):
     path, c1, c2, _ = repo
     result = _diff(path, c1, c2, "--path", "no/such/dir")
     assert result.exit_code == 2 and "no such path" in result.output
+
+
+def test_every_format_of_a_diff(repo, tmp_path):
+    """c1 -> c2 adds a cycle; every format shows the new failures, SARIF that GitHub takes
+    (schema and upload rules), the exit status and --exit-zero / -o as for check."""
+    from test_formats import validate_sarif
+    from test_sarif import github_problems
+    path, c1, c2, _ = repo
+    for fmt in ("sarif", "github", "junit", "html"):
+        out = tmp_path / f"diff.{fmt}"
+        proc = _diff(path, c1, c2, "--format", fmt, "-o", str(out))
+        assert proc.exit_code == 1, proc.output
+        text = out.read_text()
+        assert "pkg.a" in text and "pkg.b" in text, (fmt, text[:500])
+    doc = json.loads((tmp_path / "diff.sarif").read_text())
+    validate_sarif(doc)
+    assert not github_problems(doc)
+    assert {r["ruleId"] for r in doc["runs"][0]["results"]} == {"IS101"}
+    assert "::error file=pkg/" in (tmp_path / "diff.github").read_text()
+    assert _diff(path, c1, c2, "--format", "junit", "--exit-zero").exit_code == 0
+    stats = _diff(path, c1, c2, "--statistics")
+    assert "IS101" in stats.output and stats.exit_code == 1
+
+
+def test_diff_formats_show_old_failures_as_baselined_and_removed_modules(tmp_path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.name", "importsafe tests")
+    _git(repo, "config", "user.email", "tests@example.invalid")
+    c1 = _commit(repo, {"pkg/__init__.py": "", "pkg/a.py": "from .b import B\nA = 1\n",
+                        "pkg/b.py": "from .a import A\nB = 2\n", "pkg/gone.py": "G = 1\n"}, "c1")
+    (repo / "pkg" / "gone.py").unlink()
+    c2 = _commit(repo, {"pkg/c.py": "C = 3\n"}, "c2")
+    proc = _diff(repo, c1, c2, "--format", "sarif")
+    assert proc.exit_code == 1  # a module removed is worse
+    results = json.loads(proc.output)["runs"][0]["results"]
+    removed = [r for r in results if r["ruleId"] == "IS403"]
+    assert len(removed) == 1 and "pkg.gone" in removed[0]["message"]["text"]
+    cycle = [r for r in results if r["ruleId"] == "IS101"]
+    assert cycle and all(r.get("suppressions") for r in cycle)  # failing in c1 too
+    junit = _diff(repo, c1, c2, "--format", "junit").output
+    assert "<failure" not in junit and "baselined" in junit

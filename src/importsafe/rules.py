@@ -313,4 +313,35 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          fix="Delete the comment, or the codes it lists that nothing needs. With modes or "
              "entries left out of the run (`--mode`, `--skip`), a suppression for those is "
              "reported too: check the configuration the comment was written for."),
+    Rule("IS401", "module-no-longer-loaded", "error",
+         "`import pkg` no longer loads a module that code reads as its attribute",
+         what="Reported by `importsafe diff BASE HEAD`: in BASE, `import pkg` loaded "
+              "`pkg.sub`; in HEAD it does not, and HEAD code reads `pkg.sub` as an attribute "
+              "without importing it (it worked only because another import loaded it).",
+         why="The change breaks that reader with `AttributeError: module 'pkg' has no "
+             "attribute 'sub'`, in every import order, the package's own included.",
+         example="```python\n# pkg/diagnostics.py\nimport pkg\ndef strict_check():\n    return "
+                 "pkg.verifier.Verifier()   # pkg.verifier was loaded by pkg/__init__ before\n```",
+         fix="Import the module where it is read (`import pkg.verifier`), or keep the import "
+             "that loaded it. `importsafe fix` holds back an edit that causes this unless "
+             "`--unsafe-fixes`."),
+    Rule("IS402", "name-no-longer-bound", "error",
+         "a module no longer binds a name that it bound before",
+         what="Reported by `importsafe diff BASE HEAD`: a name bound at the top level of a "
+              "module in BASE is not bound in HEAD, and it is not merely an import the change "
+              "moved that nothing imports from there.",
+         why="Code that does `from module import name` or reads `module.name` breaks with "
+             "ImportError or AttributeError.",
+         example="```python\n# BASE: pkg/api.py\nfrom .core import Engine\n# HEAD: the import "
+                 "moved into a function, while tests/test_api.py still does\n"
+                 "from pkg.api import Engine\n```",
+         fix="Import the name from where it is defined, or keep binding it (a re-export)."),
+    Rule("IS403", "module-removed", "error", "a module of BASE no longer exists in HEAD",
+         what="Reported by `importsafe diff BASE HEAD`: a module that BASE had is gone.",
+         why="Every import of it, inside or outside the repository, fails with "
+             "ModuleNotFoundError.",
+         example="`pkg/compat.py` deleted while a dependent project still does "
+                 "`import pkg.compat`.",
+         fix="Keep a module of that name that re-exports the new location, or announce the "
+             "removal."),
 )}

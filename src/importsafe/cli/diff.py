@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..config.settings import ConfigError
-from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, api)
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, api, opened_output,
+                     output_options, show)
 
 
 @click.command("diff")
@@ -20,15 +21,16 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, api)
                    "root or under src/).")
 @click.option("--mode", "modes", default=None, metavar="MODES",
               help="Comma-separated modes: normal, bare, lazy (default: normal,bare).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-def diff_cmd(base, head, paths, modes, fmt) -> None:
+@output_options()
+def diff_cmd(base, head, paths, modes, fmt, output_file, exit_zero, statistics) -> None:
     """Compare first imports between two git revisions (HEAD defaults to `HEAD`).
 
     Reads both revisions from git objects (the work tree is never touched). Exit 1 when
     something got worse: a new failure, a module a package no longer loads that code still
     reads, a name no longer bound that is not a moved import or is still imported from it, a
-    module removed. A failure that fails for another reason is not new."""
+    module removed. A failure that fails for another reason is not new. In the formats other
+    than text and JSON, failures that also fail in BASE are shown as baselined, and what got
+    lost as IS401-IS403."""
     from ..policy import diff as gitdiff
     err = Console(stderr=True)
     try:
@@ -40,8 +42,11 @@ def diff_cmd(base, head, paths, modes, fmt) -> None:
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
-    if fmt == "json":
-        click.echo(json.dumps(gitdiff.to_dict(result), indent=2))
+    if fmt in ("text", "json") and not statistics:
+        text = json.dumps(gitdiff.to_dict(result), indent=2) + "\n" if fmt == "json" else \
+            gitdiff.render_text(result)
+        with opened_output(output_file) as out:
+            out.write(text)
     else:
-        click.echo(gitdiff.render_text(result), nl=False)
-    sys.exit(EXIT_FAIL if result.worse else EXIT_OK)
+        show(gitdiff.as_report(result), fmt, root, output_file, statistics)
+    sys.exit(EXIT_FAIL if result.worse and not exit_zero else EXIT_OK)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..config.settings import ConfigError
-from ..model import ErrorInfo, Frame, Result
+from ..model import Diagnostic, ErrorInfo, Frame, Report, Result
 from ..static.layout import InputError
 
 SOURCE_SUFFIXES = (".py",)
@@ -137,6 +137,7 @@ class Revision:
     imported: dict = field(default_factory=dict)  # entry -> names its imports bind
     importers: dict = field(default_factory=dict)  # (module, name) -> readers elsewhere
     hidden: dict = field(default_factory=dict)  # module -> readers that never import it
+    files: dict = field(default_factory=dict)  # entry -> its file, relative to the repository
 
 
 def analyse(repo: str, rev: str, paths: Sequence[str] = (), modes: str | None = None,
@@ -194,8 +195,9 @@ def _analyse_tree(rev, commit, tree, paths, modes) -> Revision:
                 f, line = r.error.defined_at
                 sources[(_rel(f, tree), line)] = _source_line(f, line)
         results.append(_relocate(r, tree))
+    files = {name: _rel(program.index[name].path, tree) for name in loaded.entries}
     return Revision(rev, commit, rel, tuple(results), loaded.entries, packages, bindings,
-                    sources, imported, importers, hidden)
+                    sources, imported, importers, hidden, files)
 
 
 def _readers(program, entries, tree) -> tuple[dict, dict, dict]:
@@ -384,5 +386,43 @@ def render_text(d: Diff) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["diff", "compare", "analyse", "materialise", "Diff", "Revision", "GitError",
+def as_report(d: Diff) -> Report:
+    """The diff as a check report, for the renderers of every other format: HEAD's results,
+    where a failure that also fails in BASE is waived as "baselined" (BASE is the baseline);
+    a diagnostic per failure site of the new failures, and one per lost module (IS401, at
+    each reader), lost name (IS402, at each importer left, else its module) and removed
+    module (IS403, at its BASE file)."""
+    from ..rules import RULES
+    from .diagnose import diagnose
+    new = {(r.entry, r.mode) for r in d.new}
+    results = tuple(r if r.outcome == "ok" or r.waived is not None or (r.entry, r.mode) in new
+                    else replace(r, waived="baselined") for r in d.head.results)
+    out = list(diagnose(list(d.new), {}, ()))
+
+    def add(code, site, message, entry=None):
+        rule = RULES[code]
+        file, _, line = site.rpartition(":")
+        out.append(Diagnostic(rule.code, rule.name, rule.severity, file,
+                              int(line) if line.isdigit() else 1, message, entry))
+
+    for package, modules in d.lost_modules:
+        for m in modules:
+            for site in d.head.hidden.get(m) or (f"{d.head.files.get(package, '')}:1",):
+                add("IS401", site, f"`import {package}` no longer loads {m}, which this code "
+                                   f"reads without importing it", package)
+    for module, names in d.lost_names:
+        for name in names:
+            readers = d.head.importers.get((module, name)) or \
+                (f"{d.head.files.get(module, d.base.files.get(module, ''))}:1",)
+            for site in readers:
+                add("IS402", site, f"{module} no longer binds {name!r} (it did in "
+                                   f"{d.base.rev})", module)
+    for module in d.removed:
+        add("IS403", f"{d.base.files.get(module, '')}:1",
+            f"module {module} of {d.base.rev} no longer exists in {d.head.rev}", module)
+    diagnostics = tuple(sorted(out, key=lambda x: (x.file, x.line, x.code, x.message)))
+    return Report(results, diagnostics, source="diff")
+
+
+__all__ = ["as_report", "diff", "compare", "analyse", "materialise", "Diff", "Revision", "GitError",
            "to_dict", "render_text"]
