@@ -37,15 +37,17 @@ def fix(paths, modes, source_roots, show_diff, write, unsafe, include_tests,
         outcome = fixing.fix(config.paths, config.modes, config.source_roots,
                              config.target_version, write=write, include_tests=include_tests,
                              unsafe=unsafe)
+        gone = {m for _, modules in outcome.lost for m in modules}
+        shown = not show_diff or write  # the report, which names the reads the fix breaks
         hidden = fixing.hidden_reads(config.paths, config.source_roots,
-                                     config.target_version) if outcome.lost else []
+                                     config.target_version, of=gone) if gone and shown else []
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     base = os.getcwd()
     if show_diff:
         click.echo(reporter("fix").diff(outcome, base), nl=False)
-    if not show_diff or write:
+    if shown:
         reporter("fix").render(outcome, Console(highlight=False), base,
                                show_diff=not write and not show_diff, hidden=hidden)
     done = outcome.plan.complete and outcome.problem is None

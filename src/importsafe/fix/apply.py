@@ -142,10 +142,24 @@ def _parses(p: FilePatch) -> str | None:
 
 
 def hidden_reads(paths: Iterable[str], source_roots: Sequence[str] = (),
-                 target_version: tuple[int, int] = (3, 11)) -> list[tuple[str, int, str, str]]:
-    """`pkg.sub.attr` reads whose module never imports `pkg.sub` itself (bodies included)."""
+                 target_version: tuple[int, int] = (3, 11), of=None
+                 ) -> list[tuple[str, int, str, str]]:
+    """`pkg.sub.attr` reads whose module never imports `pkg.sub` itself (bodies included);
+    with `of` (module names), only reads of those, by modules whose source names them."""
     loaded = load(paths, source_roots, target_version)
     index = loaded.program.index
-    full = {name: read_facts(info, target_version, bodies=True) for name, info in index.items()
-            if info.kind in ("module", "package")}
-    return hidden_submodule_reads(loaded.program, full)
+    words = {m.rpartition(".")[2].encode() for m in of} if of is not None else None
+    full = {}
+    for name, info in index.items():
+        if info.kind not in ("module", "package"):
+            continue
+        if words is not None:
+            try:
+                data = read_regular(info.path)
+            except OSError:
+                continue
+            if not any(w in data for w in words):
+                continue
+        full[name] = read_facts(info, target_version, bodies=True)
+    found = hidden_submodule_reads(loaded.program, full)
+    return found if of is None else [h for h in found if h[3] in set(of)]

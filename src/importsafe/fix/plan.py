@@ -15,14 +15,14 @@ defer-into-functions over TYPE_CHECKING over the combination.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable
 
 from ..model import Result
-from ..static.events import Import, ImportFrom, ModuleFacts
+from ..static.events import ModuleFacts
 from ..static.facts import facts_from_source
-from ..static.simulate import simulate_modules
-from ..static.state import Program, functions_of
+from ..static.state import Program
+from .workspace import Workspace
 from .edits import (
     DEFER, DEFER_AND_TYPE_CHECKING, LAZY, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
     edit_statement, lazy_edit, module_import_edit,
@@ -90,147 +90,6 @@ def is_test_module(name: str, path: str) -> bool:
         last.endswith("_test") or last.endswith("_tests")
 
 
-class _Workspace:
-    """The program with some files' texts replaced, and simulations over it; each pair's
-    result and the modules its run created."""
-
-    def __init__(self, program: Program, read_text: Callable[[str], str], version):
-        self.program = program
-        self.read_text = read_text
-        self.version = version
-        self.texts: dict[str, str] = {}  # module -> edited text
-        self.facts: dict[str, ModuleFacts] = dict(program.facts)
-        self.state: dict[tuple[str, str], tuple[Result, frozenset]] = {}
-        self._facts_memo: dict = {}
-        self._bodies_memo: dict = {}
-        self._functions_memo: dict = {}
-        self._edits: dict = {}
-        self.skipped: dict[str, str] = {}  # path -> why it cannot be read
-        self.unhelpful: set[tuple[str, int]] = set()  # statements no edit of which helps
-        self.log: list[str] = []  # the modules edited, in order
-        # (module, line, pair) -> (repaired without the statement, len(log) then, created)
-        self._helps: dict = {}
-        self.by_path = {info.path: name for name, info in program.index.items()}
-
-    def text(self, module: str) -> str | None:
-        if module in self.texts:
-            return self.texts[module]
-        path = self.program.index[module].path
-        if path in self.skipped:
-            return None
-        try:
-            return self.read_text(path)
-        except (OSError, SyntaxError, UnicodeDecodeError, LookupError) as exc:
-            self.skipped[path] = f"cannot be read as Python source: {exc}"
-            return None
-
-    def edit(self, make, module: str, text: str, line: int):
-        key = (make, module, text, line)
-        if key not in self._edits:
-            self._edits[key] = make(text, line)
-        return self._edits[key]
-
-    def facts_for(self, module: str, text: str, bodies: bool) -> ModuleFacts:
-        key = (module, text, bodies)
-        if key not in self._facts_memo:
-            info = self.program.index[module]
-            self._facts_memo[key] = facts_from_source(text, module, info.path,
-                                                      info.kind == "package", self.version,
-                                                      bodies)
-        return self._facts_memo[key]
-
-    def _base_functions(self, name: str):
-        found = self._functions_memo.get(name)
-        if found is None:
-            if self.program.load_functions is not None:
-                found = self.program.load_functions(name)
-            else:
-                found = functions_of(self.base_bodies(name).body)
-            self._functions_memo[name] = found
-        return found
-
-    def base_bodies(self, name: str) -> ModuleFacts:
-        """A module's facts with function bodies, as on disk (parsed once)."""
-        found = self._bodies_memo.get(name)
-        if found is None:
-            found = self._bodies_memo[name] = self.program.load_bodies(name)
-        return found
-
-    def program_with(self, overlay: dict[str, str], facts_overlay=None) -> Program:
-        facts = dict(self.facts)
-        for module, text in overlay.items():
-            facts[module] = self.facts_for(module, text, bodies=False)
-        facts.update(facts_overlay or {})
-        texts = {**self.texts, **overlay}
-
-        def bodies(name: str) -> ModuleFacts:
-            if name in texts:
-                return self.facts_for(name, texts[name], bodies=True)
-            return self.base_bodies(name)
-
-        def functions(name: str):
-            if name in texts:
-                key = (name, texts[name])
-                if key not in self._functions_memo:
-                    self._functions_memo[key] = functions_of(bodies(name).body)
-                return self._functions_memo[key]
-            return self._base_functions(name)
-
-        return Program(self.program.index, facts, load_bodies=bodies, load_functions=functions,
-                       target_version=self.program.target_version)
-
-    def start(self, pairs) -> list[Result]:
-        program = self.program_with({})
-        for e, m in pairs:
-            result, created, _ = simulate_modules(e, m, program)
-            self.state[(e, m)] = (result, created)
-        return [self.state[p][0] for p in pairs]
-
-    def reached(self, pairs, module: str) -> list:
-        return [p for p in pairs if module in self.state[p][1]]
-
-    def run(self, pairs, module: str, text: str) -> dict:
-        """pair -> (result, created) with `module` edited, for the pairs whose run created
-        `module` (the others cannot change)."""
-        program = self.program_with({module: text})
-        out = {}
-        for p in self.reached(pairs, module):
-            result, created, _ = simulate_modules(p[0], p[1], program)
-            out[p] = (result, created)
-        return out
-
-    def could_help(self, pairs, module: str, line: int) -> bool:
-        """Would dropping the import statement on `line` from the module's top level
-        repair any of `pairs`? No edit of that statement does better at import time (an
-        edit moves the import later or away), so when not, no edit is computed: libcst's
-        analysis of a large module is the costly step. True when it is not at top level."""
-        facts = self.facts[module]
-        body = tuple(ev for ev in facts.body
-                     if not (ev.__class__ in (Import, ImportFrom) and ev.line == line))
-        if len(body) == len(facts.body):
-            return True
-        program = None
-        for pair in self.reached(pairs, module):
-            key = (module, line, pair)
-            known = self._helps.get(key)
-            if known is not None and not any(m in known[2] for m in self.log[known[1]:]):
-                ok = known[0]  # no edit since touched a module that run created
-            else:
-                program = program or self.program_with({}, {module: replace(facts, body=body)})
-                result, created, _ = simulate_modules(pair[0], pair[1], program)
-                ok = result.outcome == "ok"
-                self._helps[key] = (ok, len(self.log), created)
-            if ok:
-                return True
-        return False
-
-    def commit(self, module: str, text: str, runs: dict) -> None:
-        self.log.append(module)
-        self.texts[module] = text
-        self.facts[module] = self.facts_for(module, text, bodies=False)
-        self.state.update(runs)
-
-
 def _candidates(failing: list[Result], cycles_only: bool) -> list[tuple[str, int]]:
     """Import statements on the failing chains: the one that needed the name first; with
     `cycles_only`, only the statements of each chain's cycle (the ones a maintainer edits:
@@ -272,7 +131,7 @@ def cycle_of(r: Result) -> str:
 
 def plan_fix(program: Program, pairs: list[tuple[str, str]], read_text: Callable[[str], str],
              version=(3, 11), options: Options = Options()) -> FixPlan:
-    ws = _Workspace(program, read_text, version)
+    ws = Workspace(program, read_text, version)
     before = ws.start(pairs)
     refused: dict[tuple[str, int], str] = {}
     kept: dict[str, list] = {}  # module -> [(edit, cycle, unsafe why)]
@@ -327,7 +186,7 @@ def _rounds(ws, pairs, allow, refused, rejected, options, kept, unsafe) -> None:
 
 def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     """With test modules allowed, on a copy: the edits that would repair what is left."""
-    trial = _Workspace(ws.program, ws.read_text, ws.version)
+    trial = Workspace(ws.program, ws.read_text, ws.version)
     trial.texts, trial.facts, trial.state = dict(ws.texts), dict(ws.facts), dict(ws.state)
     trial._facts_memo, trial._edits, trial.skipped = ws._facts_memo, ws._edits, ws.skipped
     trial._bodies_memo, trial._functions_memo = ws._bodies_memo, ws._functions_memo
@@ -354,7 +213,7 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
 MAX_EXPLAINED = 12
 
 
-def _explain(ws: _Workspace, failing: list[Result], refused) -> None:
+def _explain(ws: Workspace, failing: list[Result], refused) -> None:
     """Why there is no safe edit, for the statements of the cycles still failing that were
     passed over because no edit of them could help (at most MAX_EXPLAINED: libcst's
     analysis of each file costs)."""
@@ -370,7 +229,7 @@ def _explain(ws: _Workspace, failing: list[Result], refused) -> None:
             refused[(path, line)] = edit.reason
 
 
-def _best_edit(ws: _Workspace, failing: list[Result], refused, rejected, allow):
+def _best_edit(ws: Workspace, failing: list[Result], refused, rejected, allow):
     """The edit that fixes the most failing pairs with the fewest moved lines, among the
     statements of the cycles first, then of the whole chains."""
     cycle = _candidates(failing, cycles_only=True)
@@ -399,7 +258,7 @@ def _sample(failing: list[Result]) -> dict[tuple[str, str], float]:
     return out
 
 
-def _best_of(ws: _Workspace, failing: list[Result], candidates, refused, rejected, allow):
+def _best_of(ws: Workspace, failing: list[Result], candidates, refused, rejected, allow):
     """Per statement, the preferred kind of edit first, the module-import form only when
     that does not help."""
     weights = _sample(failing)
