@@ -12,10 +12,10 @@ from dataclasses import replace
 from .conditions import TargetVersion, decide_condition, runtime_test
 from .events import (
     CLASS, FUNCTION, IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
-    Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts,
-    Raise, SetAttr, Try, Use, bound_names,
+    ComputedImport, Del, Dynamic, Exit, FileProblem, ForEach, FunctionFacts, Handler, If, Import,
+    ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names, walk,
 )
-from .exprs import attr_chain, expr_events, target_events
+from .exprs import attr_chain, expr_events, spell, target_events
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
 from .skim import cuts_hold, skim
@@ -171,28 +171,66 @@ class _Extractor:
                     setdefault(asname or n, line)
 
     def _import_call(self, call: ast.Call) -> tuple | None:
-        """A literal importlib.import_module / __import__ call -> ("module", name, kind)."""
-        func = call.func
-        chain = attr_chain(func)
-        if chain is None or not call.args or not isinstance(call.args[0], ast.Constant) \
-                or not isinstance(call.args[0].value, str):
+        """A literal importlib.import_module / __import__ call -> ("module", name, kind); any
+        other import call -> ("computed", ComputedImport)."""
+        chain = attr_chain(call.func)
+        if chain is None:
             return None
-        name, attrs = chain
-        if (name, attrs) in (("importlib", ("import_module",)), ("import_module", ())):
+        kind = _IMPORT_CALLS.get(chain)
+        if kind is None:
+            if chain[1][-1:] == ("exec_module",):
+                return ("computed", ComputedImport(
+                    call.lineno, "exec_module", None,
+                    why="a module run by a loader's exec_module() is not replayed",
+                    col=call.col_offset))
+            return None
+        literal = call.args and isinstance(call.args[0], ast.Constant) \
+            and isinstance(call.args[0].value, str)
+        if kind == "import_module" and literal:
             target = call.args[0].value
             if target.startswith("."):
                 anchor = _anchor(call, self.name, self.package)
                 level = len(target) - len(target.lstrip("."))
                 target = resolve_relative(target[level:] or None, level, anchor) if anchor \
                     else None
-                if target is None:
-                    return None
-            self.imports.add(target)
-            return ("module", target, "import_module")
-        if (name, attrs) == ("__import__", ()) and len(call.args) == 1 and not call.keywords:
+            if target is not None:
+                self.imports.add(target)
+                return ("module", target, "import_module")
+        if kind == "__import__" and literal and len(call.args) == 1 and not call.keywords:
             self.imports.add(call.args[0].value)
             return ("module", call.args[0].value, "__import__")
-        return None
+        return ("computed", self._computed(call, kind))
+
+    def _computed(self, call: ast.Call, kind: str) -> ComputedImport:
+        names = _IMPORT_PARAMETERS[kind]
+        given = dict(zip(names, call.args))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg in names)
+        line, col = call.lineno, call.col_offset
+        if any(isinstance(a, ast.Starred) for a in call.args) or \
+                any(k.arg is None for k in call.keywords) or names[0] not in given:
+            return ComputedImport(line, kind, None, why="its arguments are not known",
+                                  col=col)
+        parts = spell(given[names[0]])
+        if parts is not None and all(p.__class__ is str for p in parts):
+            self.imports.add("".join(parts).lstrip("."))
+        anchor = None
+        if "package" in given:
+            anchor = spell(given["package"]) if not _is_none(given["package"]) else None
+            if anchor is None and not _is_none(given["package"]):
+                parts = None
+        fromlist: tuple | None = ()
+        if "fromlist" in given and not _is_none(given["fromlist"]):
+            node = given["fromlist"]
+            fromlist = tuple(e.value for e in node.elts) if isinstance(
+                node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(
+                    e.value, str) for e in node.elts) else None
+        level = 0
+        if "level" in given:
+            node = given["level"]
+            level = node.value if isinstance(node, ast.Constant) and type(node.value) is int \
+                else -1
+        why = "" if parts is not None else "its module name cannot be evaluated statically"
+        return ComputedImport(line, kind, parts, anchor, fromlist, level, why, col)
 
     # -- definitions ----------------------------------------------------------------------
     def s_FunctionDef(self, node, out, guard, scope):
@@ -248,7 +286,7 @@ class _Extractor:
         sub.lazy_lines = self.lazy_lines
         sub.type_params = self.type_params
         body = sub.block(node.body, FUNCTION, "function")
-        if body and body[-1].__class__ is Exit:
+        if body and body[-1].__class__ is Exit and not body[-1].exception:
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
             # fewer per call of a function called many times at import time
             body = body[:-1]
@@ -363,8 +401,15 @@ class _Extractor:
         if chain is not None:
             return ("ref", chain[0], chain[1])
         if isinstance(value, ast.Call):
-            return self._import_call(value)
-        return None
+            found = self._import_call(value)
+            if found is not None:
+                return found if found[0] == "module" else ("computed",)
+        if isinstance(value, ast.Dict):
+            return _dict_value(value)
+        if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            return _sequence_value(value)
+        parts = spell(value)
+        return ("str", parts) if parts is not None else None
 
     def s_Return(self, node, out, guard, scope):
         self.generic(node, out, scope)
@@ -373,10 +418,11 @@ class _Extractor:
 
     def s_Raise(self, node, out, guard, scope):
         self.generic(node, out, scope)
-        if scope == "function":
-            out.append(Exit(node.lineno))
-            return
         exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        if scope == "function":
+            chain = attr_chain(exc) if exc is not None else None
+            out.append(Exit(node.lineno, (chain[1] or (chain[0],))[-1] if chain else "?"))
+            return
         if isinstance(exc, ast.Name):
             args = node.exc.args if isinstance(node.exc, ast.Call) else []
             message = args[0].value if args and isinstance(args[0], ast.Constant) \
@@ -455,6 +501,7 @@ class _Extractor:
     def s_For(self, node, out, guard, scope):
         self.expr(node.iter, out, scope)
         if not _is_empty_literal(node.iter):  # a literal empty iterable never runs the body
+            start = len(out)
             self.target(node.target, node.lineno, out, scope)
             values = _literal_values(node.iter)
             var = node.target.id if isinstance(node.target, ast.Name) else None
@@ -468,7 +515,31 @@ class _Extractor:
                 out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
             finally:
                 self.loop_values = saved
+            loop = self._for_each(node, out[start:], values)
+            if loop is not None:
+                out[start:] = [loop]
         self.loop_else(node, out, guard, scope)
+
+    def _for_each(self, node, events: list, values) -> ForEach | None:
+        """The loop as a ForEach when its body makes a computed import and what it iterates
+        over is known (statically, or when it runs): each pass may import another module."""
+        if not events or events[0].__class__ is not Bind or _breaks(node.body) or not any(
+                ev.__class__ is ComputedImport for ev in walk(events[1:])):
+            return None
+        target = node.target
+        if isinstance(target, ast.Name):
+            targets, is_tuple = (target.id,), False
+        elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+            targets, is_tuple = tuple(e.id for e in target.elts), True
+        else:
+            return None
+        bound = {n for s in node.body for n in names_bound_in(s)}
+        if bound & set(targets) or set(targets) & self.global_names():
+            return None
+        source = ("values", values) if values is not None else _loop_source(node.iter)
+        if source is None or (source[0] == "modules" and is_tuple and len(targets) != 3):
+            return None
+        return ForEach(node.lineno, targets, source, tuple(events[1:]), is_tuple)
 
     s_AsyncFor = s_For
 
@@ -537,6 +608,94 @@ class _Extractor:
 # statement class -> the _Extractor method for it (s_ and the class's name)
 _HANDLERS = {getattr(ast, name[2:]): func for name, func in vars(_Extractor).items()
              if name.startswith("s_") and isinstance(getattr(ast, name[2:], None), type)}
+
+
+# import calls: (name, attrs) -> kind, and each kind's parameters in order
+_IMPORT_CALLS = {
+    ("importlib", ("import_module",)): "import_module", ("import_module", ()): "import_module",
+    ("__import__", ()): "__import__", ("importlib", ("__import__",)): "__import__",
+    ("builtins", ("__import__",)): "__import__",
+    ("importlib", ("util", "find_spec")): "find_spec", ("util", ("find_spec",)): "find_spec",
+    ("find_spec", ()): "find_spec",
+}
+_IMPORT_PARAMETERS = {"import_module": ("name", "package"), "find_spec": ("name", "package"),
+                      "__import__": ("name", "globals", "locals", "fromlist", "level")}
+
+
+_PKGUTIL = {("pkgutil", ("iter_modules",)): False, ("iter_modules", ()): False,
+            ("pkgutil", ("walk_packages",)): True, ("walk_packages", ()): True}
+
+
+def _loop_source(node) -> tuple | None:
+    """What a loop iterates over, when the simulator can know it: a literal dict held by a
+    name (its keys, `.keys()`, `.values()`, `.items()`), or pkgutil's listing of a package's
+    own directory ("modules", path, prefix parts, walk)."""
+    if isinstance(node, ast.Name):
+        return ("name", node.id, "keys")
+    if not isinstance(node, ast.Call) or node.keywords and any(
+            k.arg not in ("path", "prefix") for k in node.keywords):
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and not node.args \
+            and func.attr in ("keys", "values", "items"):
+        return ("name", func.value.id, func.attr)
+    walk = _PKGUTIL.get(attr_chain(func) or ("", ()))
+    if walk is None or len(node.args) > 2:
+        return None
+    given = dict(zip(("path", "prefix"), node.args))
+    given.update((k.arg, k.value) for k in node.keywords)
+    path = _package_path(given.get("path"))
+    prefix = spell(given["prefix"]) if "prefix" in given else ()
+    if path is None or prefix is None:
+        return None
+    return ("modules", path, prefix, walk)
+
+
+def _package_path(node) -> tuple | None:
+    """`__path__`, `pkg.__path__`, `[os.path.dirname(__file__)]` -> ("own",) or ("of",
+    name, attrs): the directory of a package."""
+    chain = attr_chain(node) if node is not None else None
+    if chain == ("__path__", ()):
+        return ("own",)
+    if chain is not None and chain[1][-1:] == ("__path__",):
+        return ("of", chain[0], chain[1][:-1])
+    if isinstance(node, ast.List) and len(node.elts) == 1:
+        item = node.elts[0]
+        if isinstance(item, ast.Call) and attr_chain(item.func) == ("os", ("path", "dirname")) \
+                and len(item.args) == 1:
+            inner = item.args[0]
+            if isinstance(inner, ast.Call) and attr_chain(inner.func) in (
+                    ("os", ("path", "abspath")), ("os", ("path", "realpath"))) and inner.args:
+                inner = inner.args[0]
+            if attr_chain(inner) == ("__file__", ()):
+                return ("own",)
+    return None
+
+
+MAX_DICT = 4096
+
+
+def _dict_value(node: ast.Dict) -> tuple | None:
+    """("dict", ((key, value), ...)) for a literal dict with string keys: a constant value
+    as ("lit", value), any other as opaque."""
+    if len(node.keys) > MAX_DICT or not all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+        return None
+    return ("dict", tuple((k.value, ("lit", v.value) if isinstance(v, ast.Constant) else ("v",))
+                          for k, v in zip(node.keys, node.values)))
+
+
+def _sequence_value(node) -> tuple | None:
+    """A literal list, tuple or set of constants, as a dict value of its items (for `in`
+    tests and loops; a set's order is not known: ("dict", items, "set"))."""
+    if len(node.elts) > MAX_DICT or not all(isinstance(e, ast.Constant) for e in node.elts):
+        return None
+    items = tuple((e.value, ("v",)) for e in node.elts)
+    return ("dict", items, "set") if isinstance(node, ast.Set) else ("dict", items)
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _anchor(call: ast.Call, name: str, package: str) -> str | None:

@@ -15,11 +15,12 @@ from .discover import ModuleInfo
 from .frames import (
     UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
 )
+from .computed import ComputedImports
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program, dynamic_reason
 from .events import (
-    LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
-    SetAttr, Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, Exit, ForEach, GetAttr,
+    If, Import, ImportFrom, Raise, SetAttr, Try, Use,
 )
 from .problems import NESTING_UNKNOWN  # noqa: I001 - see exec_module
 from .events import (  # noqa: I001 - apart: the process-exit marker (problems.py)
@@ -48,7 +49,7 @@ MAX_CALL_DEPTH = 30
 MAX_REENTRY = 2
 
 
-class Simulator(LazyImports, ImportState):
+class Simulator(LazyImports, ComputedImports, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -256,28 +257,30 @@ class Simulator(LazyImports, ImportState):
             msg = f"module '{st.name}' has no attribute '{attr}'"
         return self.error("AttributeError", st.name, attr, msg)
 
-    def _undecidable(self, st: ModState, attr: str) -> None:
-        """Raise SimUnknown when `st` may bind `attr` in ways facts cannot follow."""
-        if self.ns_get(st, "__getattr__") is not MISSING:
-            raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for '{attr}'")
+    def _undecidable(self, st: ModState, attr: str) -> bool:
+        """True when the module's `__getattr__` answers for `attr` (replayed); raise
+        SimUnknown when `st` may bind `attr` in ways facts cannot follow."""
+        if self.module_getattr(st, attr):
+            return True
         reason = dynamic_reason(self.dynamic_of(st), attr)
         if reason and f"{st.name}.{attr}" not in self.index:
             # (a dynamic binding is assumed not to shadow a submodule of the same name)
             raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {reason}")
+        return False
 
     # -- values ---------------------------------------------------------------------------
     def getattr_value(self, value, attr: str):
         if value[0] != "m":
-            return OPAQUE
+            # pkgutil's ModuleInfo of a listing replayed (computed.py): its name is known
+            return ("lit", value[1]) if value[0] == "modinfo" and attr == "name" else OPAQUE
         st = self.deref(value)
         if st is None or st.opaque:
             return OPAQUE
         found = self.ns_get(st, attr)
         if found is not MISSING:
             return self.lazy_value(st, attr, found) if found[0] == "z" else found
-        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
+        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st) or self._undecidable(st, attr):
             return OPAQUE
-        self._undecidable(st, attr)
         raise self.attr_error(st, attr)
 
     def import_from(self, value, name: str):
@@ -301,7 +304,8 @@ class Simulator(LazyImports, ImportState):
             # for a submodule in sys.modules, a module __getattr__ asked for its name imports
             # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
             # sys.modules: both give the submodule (an assumption, see README)
-            self._undecidable(st, name)
+            if self._undecidable(st, name):
+                return OPAQUE
         if present:
             return self.ref(full)
         where = "partially initialized module " if self.status_of(st) == "running" else ""
@@ -330,6 +334,15 @@ class Simulator(LazyImports, ImportState):
         if reason:
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
+
+    def global_value(self, name: str, frame: Frame_):
+        """The value a function's global `name` holds now, or None (never raises)."""
+        if name in frame.local_names:
+            return None
+        try:
+            return self.lookup(name, frame)
+        except (SimError, SimUnknown):
+            return None
 
     def resolve(self, name: str, attrs: tuple, frame: Frame_):
         value = self.lookup(name, frame)
@@ -402,7 +415,7 @@ class Simulator(LazyImports, ImportState):
             self.calls.pop()
 
     def e_Exit(self, ev: Exit, frame):
-        raise FunctionReturn()
+        raise FunctionReturn(ev.exception)
 
     def e_Raise(self, ev: Raise, frame):
         if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
@@ -469,10 +482,18 @@ class Simulator(LazyImports, ImportState):
                             raise
                         self._import_missing(f"{st.name}.{n}")
                 continue
-            # a submodule on disk is imported here, whatever hasattr() says: a module
+            # hasattr() asks a module __getattr__ (replayed when it is a known function);
+            # else a submodule on disk is imported here, whatever hasattr() says: a module
             # __getattr__ asked for its name is assumed to import it or to raise
             # AttributeError, not to answer with another object (README, Assumptions); and
             # a name that is no submodule fails to import quietly whatever hasattr says
+            getter = self.ns_get(st, "__getattr__")
+            if getter is not MISSING and getter[0] == "f":
+                try:
+                    if self.module_getattr(st, n):
+                        continue
+                except SimUnknown:
+                    pass
             self._import_missing(f"{st.name}.{n}")
 
     def _import_missing(self, full: str) -> None:
@@ -526,6 +547,12 @@ class Simulator(LazyImports, ImportState):
             elif kind == "module":
                 value = self.ref(spec[1] if spec[2] == "import_module" else
                                  spec[1].partition(".")[0])
+            elif kind == "computed":
+                value = self.last_import
+            elif kind == "str":
+                value = self.string_value(spec[1], frame)
+            elif kind == "dict":
+                value = spec
             elif kind == "all":
                 value = ("all", self._all_names(spec[1], frame))
             elif kind == "all+":
@@ -597,7 +624,7 @@ class Simulator(LazyImports, ImportState):
     def e_If(self, ev: If, frame):
         cond = ev.cond
         if cond == "unknown" and ev.test is not None and frame.kind == "function":
-            decided = evaluate_test(ev.test, frame)
+            decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":
@@ -796,7 +823,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try)}
+    Try, ComputedImport, GetAttr, ForEach)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:
