@@ -18,6 +18,7 @@ class ComputedImports:
     """The computed-import half of the Simulator."""
 
     last_import = OPAQUE  # what the last import call returned, for the Bind after it
+    handled = None  # the SimError an `except` clause running now handles
 
     # -- strings --------------------------------------------------------------------------
     def spell(self, parts, frame) -> str | None:
@@ -253,18 +254,18 @@ class ComputedImports:
                              f"'{attr}'")
         module = self.deref(found)
         func = self.program.function_body(module.name, found[3]) if module else None
-        if func is None or not func.positional or id(func) in self.calls or \
+        if func is None or not func.positional or self.calls.count(id(func)) >= 2 or \
                 len(self.calls) >= 30:
             raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for "
                              f"'{attr}'")
         frame = Frame_("function", module, func.local_names, func.global_names)
         frame.locals[func.positional[0]] = ("lit", attr)
         self.calls.append(id(func))
-        raised = None
+        raised = context = None
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn as exit_:
-            raised = exit_.raised or None
+            raised, context = exit_.raised or None, exit_.context
         except SimError as err:
             if err.info.exception == "AttributeError" and not err.uncertain and \
                     not frame.uncertain:
@@ -280,5 +281,10 @@ class ComputedImports:
             return True
         if raised == "AttributeError":
             return False
-        raise self.error(raised, None, None, f"{raised} raised by the __getattr__ of module "
-                         f"'{st.name}' for '{attr}' (line {func.line})")
+        # raised in an `except` clause, its message most likely quotes the error handled
+        # (`raise ImportError(f"...: {e}") from e`): the name is that error's
+        inner = context.info if context is not None else None
+        message = f"{raised} raised by the __getattr__ of module '{st.name}' for '{attr}'" \
+            + (f": {inner.message}" if inner else "")
+        return_name = inner.name if inner is not None and raised == inner.exception else None
+        raise self.error(raised, None, return_name, message)

@@ -23,9 +23,10 @@ class SimUnknown(Exception):
 class FunctionReturn(Exception):
     """A simulated function body reached `return` or `raise` (`raised`: what it raises)."""
 
-    def __init__(self, raised: str = ""):
+    def __init__(self, raised: str = "", context=None):
         super().__init__(raised)
         self.raised = raised
+        self.context = context  # the SimError being handled where it raised, if any
 
 
 def may_exit(ev: If) -> bool:

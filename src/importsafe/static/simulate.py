@@ -415,7 +415,7 @@ class Simulator(LazyImports, ComputedImports, ImportState):
             self.calls.pop()
 
     def e_Exit(self, ev: Exit, frame):
-        raise FunctionReturn(ev.exception)
+        raise FunctionReturn(ev.exception, self.handled)
 
     def e_Raise(self, ev: Raise, frame):
         if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
@@ -668,7 +668,11 @@ class Simulator(LazyImports, ComputedImports, ImportState):
                     raise
                 if handler.name:
                     self.bind(handler.name, OPAQUE, frame)
-                self.exec_block(handler.body, frame)
+                saved, self.handled = self.handled, err
+                try:
+                    self.exec_block(handler.body, frame)
+                finally:
+                    self.handled = saved
             else:
                 self.exec_block(ev.orelse, frame)
         finally:
