@@ -142,6 +142,9 @@ class Generator:
         # PEP 810 explicit `lazy import` / `lazy from` on module-level imports: in a quarter of
         # the packages. Its own stream, so every other draw (and package) stays as it was.
         self.lazy_rng = random.Random(seed * 7919 + 810)
+        # computed imports: a stream of its own, so the rest of each seed's package stays
+        self.computed_rng = random.Random(seed * 104729 + 20)
+        self.p_computed = self.computed_rng.choice([0.0, 0.2, 0.5])
         self.p_lazy_kw = self.lazy_rng.choice([0.0, 0.0, 0.0, 0.3])
 
     # ------------------------------------------------------------------ helpers
@@ -237,6 +240,25 @@ class Generator:
             m.reexports += [n for n in names if n not in m.reexports]
         return out
 
+    def computed_call(self, m: Module, target: str) -> str:
+        """An import call of `target` returning it, its name computed in one of the ways the
+        static analysis evaluates."""
+        r = self.computed_rng
+        head, _, last = target.rpartition(".")
+        forms = [f'importlib.import_module("{target}")',
+                 f'__import__("{target}", fromlist=["__doc__"])']
+        if head:
+            forms += [f'importlib.import_module(f"{head}.{{{last!r}}}")',
+                      f'importlib.import_module("{head}" + ".{last}")',
+                      f'importlib.import_module("%s.%s" % ("{head}", "{last}"))',
+                      f'importlib.import_module("{{}}.{{}}".format("{head}", "{last}"))',
+                      f'importlib.import_module(".".join({target.split(".")!r}))']
+            if head == m.package and m.package:
+                forms.append(f'importlib.import_module("." + "{last}", __package__)')
+            if head == m.name and m.is_pkg:
+                forms.append(f'importlib.import_module(".{last}", __name__)')
+        return r.choice(forms)
+
     def add_module_import(self, m: Module, t: Module, guard: str = "none") -> Binding | None:
         r = self.rng
         styles = ["import", "import_as"] + (["from_parent"] * 2 if t.name != TOP else [])
@@ -251,6 +273,9 @@ class Generator:
             if t.name == TOP:
                 local = r.choice(["_rp", "pkg"])
             expr, line = local, f"import {t.name} as {local}"
+            if guard == "none" and self.computed_rng.random() < self.p_computed and \
+                    local != "importlib" and "importlib" not in m.defs:
+                line = f"import importlib\n{local} = {self.computed_call(m, t.name)}"
         else:
             last = t.name.rpartition(".")[2]
             local, expr = last, last

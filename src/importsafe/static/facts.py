@@ -772,8 +772,11 @@ def _literal_values(node) -> tuple | None:
     """The values a `for` over a literal tuple/list of constants or a constant `range(...)`
     takes, or None."""
     if isinstance(node, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Constant) for e in node.elts):
-        return tuple(e.value for e in node.elts) if len(node.elts) <= MAX_LOOP_VALUES else None
+            isinstance(e, ast.Constant) or isinstance(e, ast.Tuple) and all(
+                isinstance(x, ast.Constant) for x in e.elts) for e in node.elts):
+        # constants, or tuples of them (`for name, version in [("a", "1.0"), ...]`)
+        return tuple(e.value if isinstance(e, ast.Constant) else tuple(x.value for x in e.elts)
+                     for e in node.elts) if len(node.elts) <= MAX_LOOP_VALUES else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3 and \
             all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
