@@ -10,7 +10,7 @@ own pure-Python wheel without jaxlib) is fetched with `pip download --no-deps --
 into benchmarks/.work/wheels/ and unpacked (a wheel is a zip) into
 benchmarks/.work/decided/PKG/, once: the tree is reused while the pin it was made from matches.
 Nothing is installed. The unpacked tree holds the wheel's `*.dist-info`, so it is an
-installation directory to importsafe, where other distributions are external (README:
+installation directory to importsafe, where other distributions are external (docs/modelled.md:
 Assumptions); the check is run on the top-level packages (and top-level modules) that the
 wheel's top_level.txt, else its RECORD, names:
 

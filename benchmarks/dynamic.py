@@ -49,8 +49,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from common import (PINS, SRC, WORK, BenchError, ensure_venv, fmt, importsafe_command, measure_run,
-                    package_dir, tail)
+from common import (PINS, SRC, WORK, BenchError, ensure_importsafe_deps, ensure_venv, fmt,
+                    importsafe_command, measure_run, package_dir, tail)
 
 PACKAGES = ("sympy", "torch")
 DEFAULT_SAMPLE = {"sympy": 0, "torch": 200}  # 0: every entry
@@ -172,10 +172,12 @@ def sample_entries(entries: list[str], n: int, seed: int, closed: bool = False) 
 
 # --- setup -------------------------------------------------------------------------------
 
-def discover(pkg: Path) -> tuple[list[str], set[str]]:
-    """The entries `importsafe run PKG` imports, from this checkout's discovery."""
-    if str(SRC) not in sys.path:
-        sys.path.insert(0, str(SRC))
+def discover(pkg: Path, deps: Path) -> tuple[list[str], set[str]]:
+    """The entries `importsafe run PKG` imports, from this checkout's discovery (its
+    dependencies from `deps`, ensure_importsafe_deps)."""
+    for path in (str(deps), str(SRC)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
     from importsafe.api import discover_entries
     from importsafe.static.layout import resolve_targets
     _, targets = resolve_targets([str(pkg)], [])
@@ -211,11 +213,14 @@ def prepare(args: argparse.Namespace, scratch: Path) -> tuple[Path, list[str], d
             names.remove(name)
     if not names:
         raise BenchError("no package could be installed")
-    cmd, has_entries = importsafe_command("run", "--entries")
+    # importsafe runs with this interpreter, which need not hold its dependencies: they come
+    # from a directory of their own, as in decided.py
+    deps = ensure_importsafe_deps()
+    cmd, has_entries = importsafe_command("run", "--entries", deps=deps)
     packages = {}
     for name in names:
         pkg = package_dir(py, name)
-        entries, pkgs = discover(pkg)
+        entries, pkgs = discover(pkg, deps)
         n = args.sample if args.sample is not None else DEFAULT_SAMPLE[name]
         chosen = sample_entries(entries, n, args.seed, args.sample_ancestors)
         entries_file = None

@@ -5,6 +5,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
 
+import figures
+
 
 class _Figures:
     """Figures the tests measure (the differential agreement, ...), printed in the summary:
@@ -12,15 +14,26 @@ class _Figures:
 
     def __init__(self):
         self.lines: list[str] = []
+        self.tallies: dict[str, dict[str, int]] = {}  # figure -> counts summed over chunks
 
     def pytest_runtest_logreport(self, report):
-        if report.when == "call":
-            self.lines.extend(v for k, v in report.user_properties if k == "figure")
+        if report.when != "call":
+            return
+        for key, value in report.user_properties:
+            if key == "figure":
+                self.lines.append(value)
+            elif key == "tally":
+                name, counts = value
+                into = self.tallies.setdefault(name, {})
+                for k, v in counts.items():
+                    into[k] = into.get(k, 0) + v
 
     def pytest_terminal_summary(self, terminalreporter):
-        if self.lines:
+        lines = self.lines + [line for name in sorted(self.tallies)
+                              for line in figures.render(name, self.tallies[name])]
+        if lines:
             terminalreporter.section("figures")
-            for line in self.lines:
+            for line in lines:
                 terminalreporter.write_line(line)
 
 
@@ -32,3 +45,9 @@ def pytest_configure(config):
 def figure(record_property):
     """figure(text): a line for the run's summary."""
     return lambda text: record_property("figure", text)
+
+
+@pytest.fixture
+def tally(record_property):
+    """tally(figure, counts): this test's share of a figure that chunks add up (figures.py)."""
+    return lambda name, counts: record_property("tally", [name, dict(counts)])

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import figures
 import randpkg
 from support import outcome_key, run_cpython
 
@@ -24,6 +25,7 @@ from importsafe.static.skim import skim
 
 MODES = ("normal", "bare", "lazy")  # lazy: PEP 810 emulated on this interpreter (lazyemu.py)
 N = int(os.environ.get("IMPORTSAFE_DIFF_N", "300"))
+CHUNKS = 6  # test_static_prediction_matches_cpython runs as this many xdist-sized parts
 EXPECTED_EXCEPTIONS = {"ImportError", "AttributeError", "NameError", "ImportCycleError"}
 
 
@@ -58,27 +60,27 @@ def static_key(result) -> tuple:
     return (result.outcome,)
 
 
-def distribution(real: dict) -> str:
-    """`failing pairs 41%: ImportError 1203, ...` plus per-mode and per-package shape."""
-    kinds, by_mode, pairs = Counter(), Counter(), Counter()
-    all_ok = all_fail = 0
+def count_outcomes(real: dict) -> Counter:
+    """The counts figures.distribution prints: pairs and failures per mode, failures per
+    exception, packages all ok / all failing."""
+    c: Counter = Counter()
     for _, results in real.values():
         fails = 0
         for (_, mode), r in results.items():
-            pairs[mode] += 1
+            c[f"pairs.{mode}"] += 1
             if r["outcome"] != "ok":
                 fails += 1
-                by_mode[mode] += 1
-                kinds[r["error"]["exception"] if r["outcome"] == "error" else r["outcome"]] += 1
-        all_ok += fails == 0
-        all_fail += fails == len(results)
-    total = sum(pairs.values())
-    failing = sum(kinds.values())
-    text = f"failing pairs {100 * failing / max(total, 1):.0f}%: " + ", ".join(
-        f"{k} {v}" for k, v in kinds.most_common())
-    modes = ", ".join(f"{m} {100 * by_mode[m] / max(pairs[m], 1):.0f}%" for m in MODES)
-    return (f"{text}; failing by mode: {modes}; packages all ok {all_ok}, "
-            f"all failing {all_fail}, of {len(real)}")
+                c[f"fail.{mode}"] += 1
+                c["kind." + (r["error"]["exception"] if r["outcome"] == "error"
+                             else r["outcome"])] += 1
+        c["packages"] += 1
+        c["all_ok"] += fails == 0
+        c["all_fail"] += fails == len(results)
+    return c
+
+
+def distribution(real: dict) -> str:
+    return figures.distribution(count_outcomes(real))
 
 
 def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path, figure):
@@ -119,13 +121,16 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         assert kinds[exc] >= 0.02 * total, f"too few {exc}: {kinds}"
 
 
-def test_static_prediction_matches_cpython(tmp_path, figure):
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_static_prediction_matches_cpython(tmp_path, tally, chunk):
+    """One of CHUNKS interleaved slices of the seeds, so that xdist spreads them; the
+    summary adds their counts up into one figure."""
     import importsafe
 
     check = getattr(importsafe, "check", None)
     if check is None:
         pytest.skip("importsafe.check() does not exist yet")
-    seeds = range(N)
+    seeds = range(chunk, N, CHUNKS)
     real = reality(seeds, tmp_path)
 
     mismatches = []  # (seed, entry, mode, cpython key, static key, cpython msg, static msg)
@@ -136,12 +141,13 @@ def test_static_prediction_matches_cpython(tmp_path, figure):
     # every other package gets bytecode, as an installed one has: the check then parses its
     # sources without function bodies (skim.py), and must predict the same
     skimmed = 0
-    for seed, (pkg, _) in real.items():
-        if seed % 2:
+    for i, (pkg, _) in enumerate(real.values()):
+        if i % 2:
             compileall.compile_dir(str(pkg), quiet=2)
             skimmed += sum(compiled_before(str(p), p.read_bytes()) and skim(p.read_bytes())
                            is not None for p in pkg.rglob("*.py"))
-    assert skimmed >= N, f"only {skimmed} files of {N // 2} packages would be skimmed"
+    assert skimmed >= len(seeds), \
+        f"only {skimmed} files of {len(seeds) // 2} packages would be skimmed"
     for seed, (pkg, results) in real.items():
         try:
             report = check([pkg], modes=MODES)
@@ -171,13 +177,10 @@ def test_static_prediction_matches_cpython(tmp_path, figure):
             mismatches.append((seed, *pair, ("not a module",), static_key(predicted[pair]),
                                None, "static reported an (entry, mode) CPython does not have"))
 
-    pct = 100 * agree / max(total, 1)
-    figure(f"differential: {agree}/{total} (entry, mode) agree ({pct:.2f}%) over "
-           f"{len(real)} packages; {distribution(real)}")
-    figure("  by mode: " + ", ".join(
-            f"{m} {per_mode[m, 'agree']}/{per_mode[m, 'total']}" for m in MODES)
-            + f" (lazy: PEP 810 emulation); {explicit} packages write explicit `lazy` imports;"
-            f" {skimmed} files parsed without function bodies (bytecode present)")
+    counts = count_outcomes(real)
+    counts.update(agree=agree, total=total, explicit=explicit, skimmed=skimmed)
+    counts.update({f"{kind}.{mode}": n for (mode, kind), n in per_mode.items()})
+    tally("differential", counts)
 
     if mismatches:
         lines = [f"{len(mismatches)} of {total} (entry, mode) disagree; the first ones:"]

@@ -111,23 +111,28 @@ def public_names(root: Path) -> list | None:
     return json.loads(out.stdout or "null")
 
 
-def test_fix_write_on_failing_random_packages(tmp_path, figure):
-    n = int(os.environ.get("IMPORTSAFE_FIX_N", "300"))
-    tally = {"failing": 0, "fixed": 0, "partly": 0, "none": 0}
+FIX_N = int(os.environ.get("IMPORTSAFE_FIX_N", "300"))
+FIX_CHUNKS = 6  # xdist-sized parts of the seeds, added up in the summary's figure
+
+
+@pytest.mark.parametrize("chunk", range(FIX_CHUNKS))
+def test_fix_write_on_failing_random_packages(tmp_path, tally, chunk):
+    seeds = range(chunk, FIX_N, FIX_CHUNKS)
+    counts = {"packages": len(seeds), "failing": 0, "fixed": 0, "partly": 0, "none": 0}
     problems = []
-    for seed in range(n):
+    for seed in seeds:
         root = tmp_path / f"seed{seed}"
         pkg = randpkg.write(randpkg.generate(seed), root)
         outcome = fixing.plan([str(pkg)])
         if not any(r.outcome == "error" for r in outcome.plan.before):
             continue
-        tally["failing"] += 1
+        counts["failing"] += 1
         names_before = public_names(root)
         outcome = fixing.fix([str(pkg)], write=True)
         if not outcome.plan.patches:
-            tally["none"] += 1
+            counts["none"] += 1
             continue
-        tally["fixed" if outcome.plan.complete else "partly"] += 1
+        counts["fixed" if outcome.plan.complete else "partly"] += 1
         jobs = [(r.entry, r.mode) for r in outcome.plan.after]
         real = {(r["entry"], r["mode"]): outcome_key(r) for r in run_cpython([root], jobs)}
         for b, a in zip(outcome.plan.before, outcome.plan.after):
@@ -142,7 +147,6 @@ def test_fix_write_on_failing_random_packages(tmp_path, figure):
         if names_before is not None and set(names_before) - announced != \
                 set(names_after or ()) - announced:
             problems.append((seed, "public names of rp changed", names_before, names_after))
-    figure(f"fix on random packages: {tally['failing']} failing of {n}; fixed completely "
-           f"{tally['fixed']}, partly {tally['partly']}, no safe edit {tally['none']}; "
-           f"CPython disagreements {len(problems)}")
+    counts["problems"] = len(problems)
+    tally("fix-random", counts)
     assert not problems, "\n".join(map(str, problems[:10]))

@@ -10,7 +10,7 @@ import click
 
 from . import check as _check_cmd, diff as _diff_cmd, explain as _explain_cmd, fix as _fix_cmd
 from . import gentest as _gentest_cmd, lazy_plan as _lazy_plan_cmd, merge as _merge_cmd
-from . import run as _run_cmd
+from . import rule as _rule_cmd, run as _run_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]},
@@ -28,7 +28,7 @@ def cli(ctx: click.Context) -> None:
 
 for _command in (_check_cmd.check, _run_cmd.run, _explain_cmd.explain, _fix_cmd.fix,
                  _gentest_cmd.gen_test, _diff_cmd.diff_cmd, _merge_cmd.merge,
-                 _lazy_plan_cmd.lazy_plan):
+                 _lazy_plan_cmd.lazy_plan, _rule_cmd.rule):
     cli.add_command(_command)
 
 

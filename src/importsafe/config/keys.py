@@ -33,17 +33,17 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("paths", "list of strings", "the project's src/ packages, else the packages at its root",
-        "Packages, modules or source roots to check, relative to the pyproject.toml.", "PATH",
+    Key("paths", "list of strings", "the project's `src/` packages, else the packages at its root",
+        "Packages, modules or source roots to check, relative to the `pyproject.toml`.", "PATH",
         "paths"),
     Key("source-roots", "list of strings", "inferred from the paths",
-        "Directories that are on sys.path (where top-level packages live).", "--source-root",
+        "Directories that are on `sys.path` (where top-level packages live).", "--source-root",
         "paths"),
     Key("modes", "list of strings", '["normal", "bare"]',
         "Modes of first import to check: normal, bare, lazy.", "--mode", "modes"),
-    Key("target-version", "string", "the lower bound of [project] requires-python, else 3.11",
-        "The Python version the code runs on, as X.Y (3.0 to 3.15): decides sys.version_info "
-        "tests and whether __lazy_modules__ counts (3.15+).", "--target-version", "version"),
+    Key("target-version", "string", "the lower bound of `[project] requires-python`, else 3.11",
+        "The Python version the code runs on, as X.Y (3.0 to 3.15): decides `sys.version_info` "
+        "tests and whether `__lazy_modules__` counts (3.15+).", "--target-version", "version"),
     Key("jobs", "integer", "the number of cores", "Processes that parse and simulate at "
         "once (1 to 1024).", "-j/--jobs", "jobs"),
     Key("pytest", "boolean", "false", "Add one pytest item per (module, mode) to every pytest "

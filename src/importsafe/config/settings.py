@@ -256,7 +256,7 @@ def parse_codes(value, what: str) -> tuple[str, ...]:
     codes = tuple(c.upper() for c in parse_list(value, what))
     bad = unknown_codes(codes)
     if bad:
-        raise ConfigError(f"{what}: unknown rule code(s) {', '.join(bad)} (see docs/rules.md)")
+        raise ConfigError(f"{what}: unknown rule code(s) {', '.join(bad)} (`importsafe rule` lists them)")
     return codes
 
 

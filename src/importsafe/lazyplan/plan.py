@@ -18,7 +18,7 @@ from ..fix.plan import FilePatch
 from ..model import Result
 from ..static.events import If, Import, ImportFrom
 from ..static.parallel import map_streamed
-from ..static.simulate import simulate, traced_run
+from ..static.simulate import iter_pairs, traced_run
 from ..static.state import Program
 from .rewrite import add_lazy_modules, make_lazy
 from .verdict import FAILS, MOVED, Reason, StatementVerdict
@@ -122,11 +122,11 @@ def simulate_all(program: Program, todo, workers: int = 1) -> dict:
     """(entry, mode) -> Result, in `workers` processes when there are many."""
     todo = list(todo)
     if workers <= 1 or len(todo) < PARALLEL_MIN:
-        return {pair: simulate(pair[0], pair[1], program) for pair in todo}
+        return {pair: r for pair, (r, _) in zip(todo, iter_pairs(todo, program))}
 
     def work(part):
-        for entry, mode in part:
-            yield simulate(entry, mode, program)
+        for result, _ in iter_pairs(part, program):
+            yield result
     return dict(zip(todo, map_streamed(work, todo, workers, every=256)))
 
 

@@ -125,28 +125,30 @@ def static_closure(stmt: ImportStatement, importer: str, graph: dict[str, set[st
                    loaded: set[str], is_module) -> set[str]:
     """Every analysed module the statement's imports can reach that is not yet loaded."""
     parts = importer.split(".")
-    done = set(loaded) | {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    own = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
     out: set[str] = set()
     stack = [t for t in stmt.targets(is_module) if t in graph]
     while stack:
         name = stack.pop()
-        if name in out or name in done:
+        if name in out or name in loaded or name in own:
             continue
         out.add(name)
-        bits = name.split(".")
-        stack.extend(".".join(bits[:i]) for i in range(1, len(bits)) if ".".join(bits[:i]) in graph)
-        stack.extend(graph.get(name, ()))
+        stack.extend(graph[name])
     return out
 
 
 def import_graph(scans: dict[str, ModuleScan], is_module) -> dict[str, set[str]]:
-    """Module -> the analysed modules its module-level imports name (any guard that runs)."""
+    """Module -> the analysed modules importing it runs first: its ancestor packages and
+    what its module-level imports name (any guard that runs)."""
     graph = {}
     for name, scan in scans.items():
         targets: set[str] = set()
         for stmt in scan.statements:
             if stmt.guard != "TYPE_CHECKING":
                 targets.update(t for t in stmt.targets(is_module) if t in scans)
+        bits = name.split(".")
+        targets.update(a for a in (".".join(bits[:i]) for i in range(1, len(bits)))
+                       if a in scans)
         graph[name] = targets
     return graph
 

@@ -1,4 +1,4 @@
-"""Outcomes -> diagnostics with stable codes (documented in docs/rules.md)."""
+"""Outcomes -> diagnostics with stable codes (documented in docs/rules/, rendered from rules.py)."""
 from __future__ import annotations
 
 import re

@@ -247,7 +247,7 @@ def check_comments(files, used: set, read: Callable[[str], list[Suppression]] = 
                                       f"{', '.join(bad)}, which "
                                       + ("is not an importsafe rule code" if len(bad) == 1
                                          else "are not importsafe rule codes")
-                                      + " (see docs/rules.md)"))
+                                      + " (`importsafe rule` lists them)"))
             idle = sorted(c for c in s.codes if c in RULES and (real, s.line, c) not in used)
             if idle:
                 out.append(Diagnostic(unused.code, unused.name, unused.severity, path, s.line,

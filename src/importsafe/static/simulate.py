@@ -303,7 +303,7 @@ class Simulator(LazyImports, ComputedImports, ImportState):
         if not (present and full in self.index):
             # for a submodule in sys.modules, a module __getattr__ asked for its name imports
             # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
-            # sys.modules: both give the submodule (an assumption, see README)
+            # sys.modules: both give the submodule (an assumption, docs/modelled.md)
             if self._undecidable(st, name):
                 return OPAQUE
         if present:
@@ -485,7 +485,7 @@ class Simulator(LazyImports, ComputedImports, ImportState):
             # hasattr() asks a module __getattr__ (replayed when it is a known function);
             # else a submodule on disk is imported here, whatever hasattr() says: a module
             # __getattr__ asked for its name is assumed to import it or to raise
-            # AttributeError, not to answer with another object (README, Assumptions); and
+            # AttributeError, not to answer with another object (docs/modelled.md); and
             # a name that is no submodule fails to import quietly whatever hasattr says
             getter = self.ns_get(st, "__getattr__")
             if getter is not MISSING and getter[0] == "f":
