@@ -154,11 +154,16 @@ class ComputedImports:
             self.exec_block(ev.body, frame)
 
     def _iterated(self, source, frame) -> tuple | None:
-        """("name", var, how): the keys, values or items of a literal dict held by `var`."""
+        """("name", var, how): the keys, values or items of a literal dict held by `var`, or
+        the names of a list it holds; ("dir", name, attrs): dir() of a module."""
+        if source[0] == "dir":
+            return self.names_of(source, frame)
         try:
             table = self.lookup(source[1], frame)
         except (SimError, SimUnknown):
             return None
+        if table[0] == "all" and source[2] == "keys":
+            return table[1]
         if table[0] != "dict" or len(table) > 2:  # a set's order is not known
             return None
         how = source[2]

@@ -106,6 +106,11 @@ class Dynamic:
     # there for its caller (celery.local.recreate_module(__name__)); the module whose import
     # called it may have been replaced
     elsewhere: bool = False
+    # `globals()[key] = ...` / `setattr(sys.modules[__name__], key, ...)`: the parts that
+    # spell the one name it binds (exprs.spell), evaluated when it runs
+    key: tuple | None = None
+    # `globals().update(name)`: ("ref", name, attrs) of the mapping whose keys it binds
+    update: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -366,8 +366,11 @@ class _Extractor:
             key = self.key_prefix(target.slice)
             if key is not None and key[1] and scope == "module":
                 self.bind([key[0]], line, out, scope)  # globals()["name"] = ...
-            else:
-                out.append(Dynamic(line, "assignment into globals()", key[0] if key else ""))
+                return
+            own = scope == "module" or target.value.func.id == "globals"
+            parts = spell(target.slice) if own else None
+            out.append(Dynamic(line, "assignment into globals()", key[0] if key else "",
+                               key=parts))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             self.registers = True
@@ -408,6 +411,12 @@ class _Extractor:
             return _dict_value(value)
         if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
             return _sequence_value(value)
+        if isinstance(value, ast.ListComp):
+            return _comprehension_value(value)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            found = _all_value(value, extend=False)  # lists of names added up
+            if found[1] is not None:
+                return found
         parts = spell(value)
         return ("str", parts) if parts is not None else None
 
@@ -524,7 +533,8 @@ class _Extractor:
         """The loop as a ForEach when its body makes a computed import and what it iterates
         over is known (statically, or when it runs): each pass may import another module."""
         if not events or events[0].__class__ is not Bind or _breaks(node.body) or not any(
-                ev.__class__ is ComputedImport for ev in walk(events[1:])):
+                ev.__class__ is ComputedImport or ev.__class__ is Dynamic and (
+                    ev.key is not None or ev.update is not None) for ev in walk(events[1:])):
             return None
         target = node.target
         if isinstance(target, ast.Name):
@@ -586,7 +596,12 @@ class _Extractor:
             dyn = _dynamic_call(value)
             if dyn:
                 self.expr(value, out, scope)
-                out.append(Dynamic(node.lineno, dyn))
+                names = _update_names(value)
+                if names is not None and scope == "module":
+                    self.bind(list(names), node.lineno, out, scope)
+                    return
+                out.append(Dynamic(node.lineno, dyn, key=_setattr_key(value),
+                                   update=_update_source(value)))
                 return
             chain = attr_chain(value.func)
             if chain and chain[0] == "__all__" and chain[1] in (("extend",), ("append",)) \
@@ -626,12 +641,88 @@ _PKGUTIL = {("pkgutil", ("iter_modules",)): False, ("iter_modules", ()): False,
             ("pkgutil", ("walk_packages",)): True, ("walk_packages", ()): True}
 
 
+def _names_source(node) -> tuple | None:
+    """What a loop or comprehension over names iterates: ("dir", name, attrs) `dir(module)`,
+    ("ref", name, attrs) a list held by a name; else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "dir" and len(node.args) == 1 and not node.keywords:
+        chain = attr_chain(node.args[0])
+        return ("dir", *chain) if chain is not None else None
+    chain = attr_chain(node)
+    return ("ref", *chain) if chain is not None else None
+
+
+def _comprehension_value(node: ast.ListComp) -> tuple | None:
+    """`[n for n in SOURCE if TEST...]` -> ("comp", source, tests): names from `dir(module)`
+    or a list, kept by simple tests on the name (_name_test)."""
+    if len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.is_async or not isinstance(gen.target, ast.Name) or \
+            not isinstance(node.elt, ast.Name) or node.elt.id != gen.target.id:
+        return None
+    source = _names_source(gen.iter)
+    tests = tuple(_name_test(t, gen.target.id) for t in gen.ifs)
+    if source is None or None in tests:
+        return None
+    return ("comp", source, tests)
+
+
+def _strings(node) -> tuple[str, ...] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return (node.value,)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return tuple(e.value for e in node.elts)
+    return None
+
+
+def _name_test(node, var: str) -> tuple | None:
+    """A test on the string `var` the simulator can decide: ("not", t), ("and" | "or",
+    tests), ("starts" | "ends", strings), ("in", ("lit", strings) | ("ref", name, attrs)),
+    ("eq", strings); None for anything else."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _name_test(node.operand, var)
+        return ("not", inner) if inner is not None else None
+    if isinstance(node, ast.BoolOp):
+        tests = tuple(_name_test(v, var) for v in node.values)
+        return None if None in tests else (
+            "and" if isinstance(node.op, ast.And) else "or", tests)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("startswith", "endswith") and len(node.args) == 1 and \
+            not node.keywords and attr_chain(node.func.value) == (var, ()):
+        found = _strings(node.args[0])
+        return (node.func.attr[:-4], found) if found is not None and \
+            not isinstance(node.args[0], (ast.List, ast.Set)) else None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            attr_chain(node.left) == (var, ()):
+        op, right = node.ops[0], node.comparators[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) and \
+                isinstance(right.value, str):
+            test = ("eq", (right.value,))
+            return test if isinstance(op, ast.Eq) else ("not", test)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            found = _strings(right)
+            chain = attr_chain(right)
+            if found is not None and not isinstance(right, ast.Constant):
+                test = ("in", ("lit", found))
+            elif chain is not None:
+                test = ("in", ("ref", *chain))
+            else:
+                return None
+            return test if isinstance(op, ast.In) else ("not", test)
+    return None
+
+
 def _loop_source(node) -> tuple | None:
     """What a loop iterates over, when the simulator can know it: a literal dict held by a
     name (its keys, `.keys()`, `.values()`, `.items()`), or pkgutil's listing of a package's
     own directory ("modules", path, prefix parts, walk)."""
     if isinstance(node, ast.Name):
         return ("name", node.id, "keys")
+    found = _names_source(node)
+    if found is not None and found[0] == "dir":
+        return found
     if not isinstance(node, ast.Call) or node.keywords and any(
             k.arg not in ("path", "prefix") for k in node.keywords):
         return None
@@ -883,6 +974,40 @@ def _dynamic_call(call: ast.Call) -> str | None:
         if isinstance(first, ast.Subscript) and attr_chain(first.value) == ("sys", ("modules",)):
             return "setattr() on sys.modules[...] can bind any name"
     return None
+
+
+def _setattr_key(call: ast.Call) -> tuple | None:
+    """The spelled name `setattr(sys.modules[__name__], name, value)` binds."""
+    if isinstance(call.func, ast.Name) and call.func.id == "setattr" and \
+            len(call.args) == 3 and not call.keywords and \
+            attr_chain(call.args[0].slice) == ("__name__", ()):
+        return spell(call.args[1])
+    return None
+
+
+def _update_call(call: ast.Call):
+    """The one mapping argument of `globals().update(mapping)`, else None."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "update" and len(call.args) == 1 \
+            and not call.keywords and func.value.func.id == "globals":
+        return call.args[0]
+    return None
+
+
+def _update_names(call: ast.Call) -> tuple[str, ...] | None:
+    """The keys of `globals().update({literal dict})`, when they are all strings."""
+    arg = _update_call(call)
+    if isinstance(arg, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(
+            k.value, str) for k in arg.keys):
+        return tuple(k.value for k in arg.keys)
+    return None
+
+
+def _update_source(call: ast.Call) -> tuple | None:
+    """`globals().update(name)` -> ("ref", name, attrs) of the mapping, evaluated then."""
+    arg = _update_call(call)
+    chain = attr_chain(arg) if arg is not None else None
+    return ("ref", *chain) if chain is not None else None
 
 
 def _all_value(node, extend: bool) -> tuple | None:

@@ -16,6 +16,7 @@ from .frames import (
     UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
 )
 from .computed import ComputedImports
+from .namespaces import ComputedNames
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program, dynamic_reason
 from .events import (
@@ -49,7 +50,7 @@ MAX_CALL_DEPTH = 30
 MAX_REENTRY = 2
 
 
-class Simulator(LazyImports, ComputedImports, ImportState):
+class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -553,6 +554,11 @@ class Simulator(LazyImports, ComputedImports, ImportState):
                 value = self.string_value(spec[1], frame)
             elif kind == "dict":
                 value = spec
+            elif kind == "comp":
+                value = self.list_value(spec, frame)
+            elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
+                names = self._all_names(spec[1], frame)  # names added up: a list, if known
+                value = ("all", names) if names is not None else OPAQUE
             elif kind == "all":
                 value = ("all", self._all_names(spec[1], frame))
             elif kind == "all+":
@@ -575,10 +581,10 @@ class Simulator(LazyImports, ComputedImports, ImportState):
             if isinstance(part, str):
                 names.append(part)
                 continue
-            value = self.resolve(part[1], part[2], frame)
-            if value[0] != "all" or value[1] is None:
+            listed = self.names_in(self.resolve(part[1], part[2], frame))
+            if listed is None:
                 return None
-            names.extend(value[1])
+            names.extend(listed)
         return tuple(names)
 
     def e_SetAttr(self, ev: SetAttr, frame):
@@ -607,6 +613,8 @@ class Simulator(LazyImports, ComputedImports, ImportState):
             # what replaces a module (a ModuleType subclass forwarding to something, a lazy
             # loader) is assumed to answer every name, as an external module does
             self.write(frame.module, "wildcard", None)
+            return
+        if (ev.key is not None or ev.update is not None) and self.bind_computed(ev, frame):
             return
         reason = f"{ev.reason} (line {ev.line})"
         self.write(frame.module, "dynamic", ((ev.prefix, reason),) if ev.prefix else reason)
