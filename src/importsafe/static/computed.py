@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from .facts import resolve_relative
+from .events import Import, ImportFrom, walk
 from .frames import Frame_, FunctionReturn, SimError, SimUnknown
 from .state import MISSING, OPAQUE, ModState
 
@@ -19,6 +20,9 @@ class ComputedImports:
 
     last_import = OPAQUE  # what the last import call returned, for the Bind after it
     handled = None  # the SimError an `except` clause running now handles
+    asking = None  # the frame of the module __getattr__ being replayed
+    unresolved = None  # a call it made to a value of analysed code not known statically
+    imported_names = None  # module -> the names its top level imports (made_in_code)
 
     # -- strings --------------------------------------------------------------------------
     def spell(self, parts, frame) -> str | None:
@@ -137,6 +141,13 @@ class ComputedImports:
             attr = self.spell(ev.parts, frame)
             if attr is not None:
                 self.getattr_value(value, attr)
+                return
+            st = self.deref(value)
+            if st is not None and not st.opaque and self.status_of(st) == "running":
+                # whether the name is bound yet is what the import order decides
+                raise SimUnknown(f"getattr() at {frame.module.info.path}:{ev.line} reads a "
+                                 f"name not known statically from the partially initialized "
+                                 f"module '{st.name}'")
 
     # -- loops ----------------------------------------------------------------------------
     def e_ForEach(self, ev, frame):
@@ -267,6 +278,8 @@ class ComputedImports:
         frame.locals[func.positional[0]] = ("lit", attr)
         self.calls.append(id(func))
         raised = context = None
+        saved = self.asking, self.unresolved
+        self.asking, self.unresolved = frame, None
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn as exit_:
@@ -279,6 +292,11 @@ class ComputedImports:
             raise
         finally:
             self.calls.pop()
+            unresolved = self.unresolved
+            self.asking, self.unresolved = saved
+        if unresolved and raised is None:
+            raise SimUnknown(f"the __getattr__ of module '{st.name}' asked for '{attr}' "
+                             f"answers with what '{unresolved}' returns, not known statically")
         if frame.uncertain or raised == "?":
             raise SimUnknown(f"the __getattr__ of module '{st.name}' asked for '{attr}': "
                              f"{frame.uncertain or 'it raises an exception not known statically'}")
@@ -293,3 +311,27 @@ class ComputedImports:
             + (f": {inner.message}" if inner else "")
         return_name = inner.name if inner is not None and raised == inner.exception else None
         raise self.error(raised, None, return_name, message)
+
+    def made_in_code(self, name: str, frame) -> str | None:
+        """`name` when the module global it reads was bound by the module's own code (a
+        call's result: a closure, an instance), not imported from outside nor a builtin."""
+        if name in frame.locals or self.ns_get(frame.module, name) is MISSING:
+            return None
+        if self.imported_names is None:
+            self.imported_names = {}
+        imported = self.imported_names.get(frame.module.name)
+        if imported is None:
+            imported = self.imported_names[frame.module.name] = _imported_names(
+                self.facts.get(frame.module.name))
+        return None if name in imported else name
+
+
+def _imported_names(facts) -> frozenset[str]:
+    """The names a module's top level binds by import statements."""
+    found: set[str] = set()
+    for ev in walk(facts.body if facts is not None else ()):
+        if ev.__class__ is Import and ev.call is None:
+            found.add(ev.asname or ev.module.partition(".")[0])
+        elif ev.__class__ is ImportFrom:
+            found.update(a or n for n, a in ev.names)
+    return frozenset(found)

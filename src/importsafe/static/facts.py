@@ -16,6 +16,7 @@ from .events import (
     ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names, walk,
 )
 from .exprs import attr_chain, expr_events, spell, target_events
+from .helpers import LAZY_LOADER, caching_getattr, lazy_attach
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
 from .skim import cuts_hold, skim
@@ -60,6 +61,8 @@ class _Extractor:
         self.here: tuple | None = None  # (statements of the current block, current index)
         self.loop_values: dict[str, tuple] = {}  # loop variables over literal values, here
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
+        self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
+        self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
         """_key_prefix, also through a name assigned such a string earlier in the same
@@ -141,6 +144,8 @@ class _Extractor:
             if scope == "module":
                 bound = alias.asname or alias.name.partition(".")[0]
                 self.bindings.setdefault(bound, node.lineno)
+                if alias.name == LAZY_LOADER:
+                    self.helpers[bound] = LAZY_LOADER
 
     def s_ImportFrom(self, node, out, guard, scope):
         level = node.level
@@ -169,6 +174,8 @@ class _Extractor:
             for n, asname in names:
                 if n != "*":
                     setdefault(asname or n, line)
+                    if module == LAZY_LOADER and not level:
+                        self.helpers[asname or n] = f"{LAZY_LOADER}.{n}"
 
     def _import_call(self, call: ast.Call) -> tuple | None:
         """A literal importlib.import_module / __import__ call -> ("module", name, kind); any
@@ -304,6 +311,12 @@ class _Extractor:
                              frozenset(sub.declared_global), positional, defaults)
 
     def s_ClassDef(self, node, out, guard, scope):
+        modelled = caching_getattr(node) if scope == "module" else None
+        if modelled is not None:  # matplotlib's helper (helpers.py): a module __getattr__
+            self.expr(node.decorator_list[0], out, scope)
+            out.append(Def(node.lineno, "__getattr__", self.function(modelled)))
+            self.bindings.setdefault(node.name, node.lineno)
+            return
         for dec in node.decorator_list:
             self.expr(dec, out, scope)
         for base in node.bases:
@@ -322,9 +335,12 @@ class _Extractor:
     # -- assignments ----------------------------------------------------------------------
     def s_Assign(self, node, out, guard, scope):
         self.expr(node.value, out, scope)
+        if scope == "module" and self._lazy_attach(node, out):
+            return
         value = self._value_of(node.value, node.targets)
         for target in node.targets:
-            self.target(target, node.lineno, out, scope, value)
+            if not self._unpacked(target, node.value, node.lineno, out, scope):
+                self.target(target, node.lineno, out, scope, value)
         if scope == "module" and self.flow == "live" and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             if isinstance(node.value, ast.Constant):
@@ -387,6 +403,38 @@ class _Extractor:
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
         self.bind(names, line, out, scope)
 
+    def _lazy_attach(self, node, out) -> bool:
+        """`__getattr__, __dir__, __all__ = lazy.attach(__name__, ...)` (or attach_stub):
+        the `__getattr__` it returns, as a def (helpers.py), and its `__all__`."""
+        call, target = node.value, node.targets[0]
+        if len(node.targets) != 1 or not isinstance(call, ast.Call) or \
+                not isinstance(target, ast.Tuple) or not target.elts or \
+                not isinstance(target.elts[0], ast.Name) or target.elts[0].id != "__getattr__":
+            return False
+        chain = attr_chain(call.func)
+        helper = chain and (self.helpers.get(chain[0]) if not chain[1] else
+                            f"{self.helpers.get(chain[0])}.{chain[1][0]}"
+                            if len(chain[1]) == 1 else None)
+        kind = helper.rpartition(".")[2] if helper and helper.startswith(
+            LAZY_LOADER + ".") else None
+        if kind not in ("attach", "attach_stub"):
+            return False
+        made = lazy_attach(call, kind, self.name, self.stub)
+        if made is None:
+            return False
+        line = node.lineno
+        out.append(Def(line, "__getattr__", self.function(made[0])))
+        self.bindings.setdefault("__getattr__", line)
+        for elt in target.elts[1:]:
+            name = elt.value if isinstance(elt, ast.Starred) else elt
+            if not isinstance(name, ast.Name):
+                self.target(name, line, out, "module")
+                continue
+            value = ("all", made[1]) if name.id == "__all__" and not isinstance(
+                elt, ast.Starred) else None
+            self.bind([name.id], line, out, "module", value)
+        return True
+
     def _own_sys_modules_entry(self, target) -> bool:
         """Is `target` `sys.modules[__name__]` or `sys.modules["<this module's name>"]`?"""
         if not isinstance(target, ast.Subscript) or \
@@ -395,6 +443,33 @@ class _Extractor:
         key = target.slice
         return attr_chain(key) == ("__name__", ()) or (
             isinstance(key, ast.Constant) and key.value == self.name)
+
+    def _constant(self, node):
+        """A constant, or what `__name__` / `__package__` / `__spec__.parent` are here, or a
+        tuple of those; else _NOT_CONSTANT."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        chain = attr_chain(node)
+        if chain == ("__name__", ()):
+            return self.name
+        if chain in (("__package__", ()), ("__spec__", ("parent",))):
+            return self.package
+        if isinstance(node, ast.Tuple):
+            items = tuple(self._constant(e) for e in node.elts)
+            return _NOT_CONSTANT if _NOT_CONSTANT in items else items
+        return _NOT_CONSTANT
+
+    def _unpacked(self, target, value, line, out, scope) -> bool:
+        """`a, b = name`: each target name bound to that item of the value, when it is a
+        known tuple then ("item", name, attrs, index, length))."""
+        chain = attr_chain(value)
+        if chain is None or not isinstance(target, ast.Tuple) or not all(
+                isinstance(e, ast.Name) for e in target.elts):
+            return False
+        n = len(target.elts)
+        for i, elt in enumerate(target.elts):
+            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n))
+        return True
 
     def _value_of(self, value, targets) -> tuple | None:
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in (
@@ -408,7 +483,7 @@ class _Extractor:
             if found is not None:
                 return found if found[0] == "module" else ("computed",)
         if isinstance(value, ast.Dict):
-            return _dict_value(value)
+            return _dict_value(value, self._constant)
         if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
             return _sequence_value(value)
         if isinstance(value, ast.ListComp):
@@ -766,14 +841,22 @@ def _package_path(node) -> tuple | None:
 MAX_DICT = 4096
 
 
-def _dict_value(node: ast.Dict) -> tuple | None:
+_NOT_CONSTANT = object()
+
+
+def _dict_value(node: ast.Dict, constant=None) -> tuple | None:
     """("dict", ((key, value), ...)) for a literal dict with string keys: a constant value
-    as ("lit", value), any other as opaque."""
+    (`constant(node)`: also tuples of them and the module's own names) as ("lit", value),
+    any other as opaque."""
     if len(node.keys) > MAX_DICT or not all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
         return None
-    return ("dict", tuple((k.value, ("lit", v.value) if isinstance(v, ast.Constant) else ("v",))
-                          for k, v in zip(node.keys, node.values)))
+    items = []
+    for k, v in zip(node.keys, node.values):
+        found = constant(v) if constant is not None else \
+            v.value if isinstance(v, ast.Constant) else _NOT_CONSTANT
+        items.append((k.value, ("lit", found) if found is not _NOT_CONSTANT else ("v",)))
+    return ("dict", tuple(items))
 
 
 def _sequence_value(node) -> tuple | None:
@@ -1057,7 +1140,8 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
             target: TargetVersion = (3, 11), bodies: bool = True,
             lazy_lines: frozenset[int] = frozenset(),
             type_params: dict[int, frozenset[str]] | None = None,
-            source: bytes | str | None = None, def_spans: tuple = ()) -> ModuleFacts:
+            source: bytes | str | None = None, def_spans: tuple = (),
+            stub: tuple | None = None) -> ModuleFacts:
     """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
     functions get stubs (body None) that the simulator loads on the first call at import
     time; `def_spans` (skim) go with them, so that a body is loaded without a scan of the
@@ -1069,6 +1153,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     ex.type_params = type_params or {}
     ex.tree = tree
     ex.source = source
+    ex.stub = stub
     body = ex.block(tree.body, TOP, "module")
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,

@@ -379,6 +379,9 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
             if module is not None:
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    ev.passed)
+        elif value[0] == "v" and frame is self.asking and not ev.attrs and \
+                self.unresolved is None:
+            self.unresolved = self.made_in_code(ev.name, frame)
 
     def call_function(self, module: ModState, func, passed=None) -> None:
         # CPython re-enters a running function (a decorator calling back into it); we do too,
@@ -556,6 +559,8 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
                 value = spec
             elif kind == "comp":
                 value = self.list_value(spec, frame)
+            elif kind == "item":
+                value = self.item_value(spec, frame)
             elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
                 names = self._all_names(spec[1], frame)  # names added up: a list, if known
                 value = ("all", names) if names is not None else OPAQUE
