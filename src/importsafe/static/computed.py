@@ -12,6 +12,8 @@ from .events import Import, ImportFrom, walk
 from .frames import Frame_, FunctionReturn, SimError, SimUnknown
 from .state import MISSING, OPAQUE, ModState
 
+# a module __getattr__ re-entered through the imports it makes (each runs a module once)
+MAX_GETATTR_DEPTH = 8
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "ImportCycleError"})
 
 
@@ -23,6 +25,7 @@ class ComputedImports:
     asking = None  # the frame of the module __getattr__ being replayed
     unresolved = None  # a call it made to a value of analysed code not known statically
     imported_names = None  # module -> the names its top level imports (made_in_code)
+    answer = OPAQUE  # what the last module __getattr__ replayed returned, when it answered
 
     # -- strings --------------------------------------------------------------------------
     def spell(self, parts, frame) -> str | None:
@@ -270,7 +273,8 @@ class ComputedImports:
                              f"'{attr}'")
         module = self.deref(found)
         func = self.program.function_body(module.name, found[3]) if module else None
-        if func is None or not func.positional or self.calls.count(id(func)) >= 2 or \
+        if func is None or not func.positional or \
+                self.calls.count(id(func)) >= MAX_GETATTR_DEPTH or \
                 len(self.calls) >= 30:
             raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for "
                              f"'{attr}'")
@@ -278,12 +282,14 @@ class ComputedImports:
         frame.locals[func.positional[0]] = ("lit", attr)
         self.calls.append(id(func))
         raised = context = None
+        returned = OPAQUE
         saved = self.asking, self.unresolved
         self.asking, self.unresolved = frame, None
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn as exit_:
             raised, context = exit_.raised or None, exit_.context
+            returned = exit_.value or OPAQUE
         except SimError as err:
             if err.info.exception == "AttributeError" and not err.uncertain and \
                     not frame.uncertain:
@@ -301,6 +307,7 @@ class ComputedImports:
             raise SimUnknown(f"the __getattr__ of module '{st.name}' asked for '{attr}': "
                              f"{frame.uncertain or 'it raises an exception not known statically'}")
         if raised is None:
+            self.answer = returned
             return True
         if raised == "AttributeError":
             return False

@@ -120,6 +120,7 @@ class Exit:
 
     line: int
     exception: str = ""
+    value: tuple | None = None  # `return name.attrs`: ("ref", name, attrs), what it returns
 
 
 @dataclass(frozen=True, slots=True)

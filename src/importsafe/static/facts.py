@@ -293,7 +293,8 @@ class _Extractor:
         sub.lazy_lines = self.lazy_lines
         sub.type_params = self.type_params
         body = sub.block(node.body, FUNCTION, "function")
-        if body and body[-1].__class__ is Exit and not body[-1].exception:
+        if body and body[-1].__class__ is Exit and not body[-1].exception and (
+                body[-1].value is None or node.name != "__getattr__"):
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
             # fewer per call of a function called many times at import time
             body = body[:-1]
@@ -498,7 +499,8 @@ class _Extractor:
     def s_Return(self, node, out, guard, scope):
         self.generic(node, out, scope)
         if scope == "function":
-            out.append(Exit(node.lineno))
+            chain = attr_chain(node.value) if node.value is not None else None
+            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else None))
 
     def s_Raise(self, node, out, guard, scope):
         self.generic(node, out, scope)
@@ -1254,16 +1256,18 @@ def module_level_defs(tree: ast.Module):
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
                       target: TargetVersion = (3, 11), bodies: bool = True,
-                      nested: bool = True, compiles: bool = False) -> ModuleFacts:
+                      nested: bool = True, compiles: bool = False,
+                      stub: tuple | None = None) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem.
     `nested`: also find the imports below the top level (for the results cache).
     `compiles`: the caller knows the source compiles (bytecode.compiled_before), so without
-    `bodies` the function bodies need not be parsed at all (skim.py)."""
+    `bodies` the function bodies need not be parsed at all (skim.py). `stub`: the imports
+    of the module's `.pyi` (helpers.stub_imports), for lazy_loader.attach_stub."""
     facts = None
     if compiles and not bodies and isinstance(source, bytes):
-        facts = _skimmed_facts(source, name, path, is_package, target)
+        facts = _skimmed_facts(source, name, path, is_package, target, stub)
     if facts is None:
-        facts = _parsed_facts(source, name, path, is_package, target, bodies)
+        facts = _parsed_facts(source, name, path, is_package, target, bodies, stub)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports
@@ -1271,14 +1275,14 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
 
 
 def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
-                   target: TargetVersion) -> ModuleFacts | None:
+                   target: TargetVersion, stub: tuple | None = None) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
     skimmed = _skeleton(source, path)
     if skimmed is None:
         return None
     return extract(skimmed[0], name, path, is_package, target, False, source=source,
-                   def_spans=skimmed[1])
+                   def_spans=skimmed[1], stub=stub)
 
 
 def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
@@ -1299,7 +1303,8 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
 
 
 def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
-                  target: TargetVersion, bodies: bool) -> ModuleFacts:
+                  target: TargetVersion, bodies: bool, stub: tuple | None = None
+                  ) -> ModuleFacts:
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
     text = source  # what was parsed
@@ -1322,7 +1327,7 @@ def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
     return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params,
-                   source=text)
+                   source=text, stub=stub)
 
 
 _INDENTED_IMPORT = re.compile(

@@ -23,10 +23,11 @@ class SimUnknown(Exception):
 class FunctionReturn(Exception):
     """A simulated function body reached `return` or `raise` (`raised`: what it raises)."""
 
-    def __init__(self, raised: str = "", context=None):
+    def __init__(self, raised: str = "", context=None, value=None):
         super().__init__(raised)
         self.raised = raised
         self.context = context  # the SimError being handled where it raised, if any
+        self.value = value  # what a `return name.attrs` returns, when it was read
 
 
 def may_exit(ev: If) -> bool:

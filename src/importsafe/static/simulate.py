@@ -280,8 +280,10 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
         found = self.ns_get(st, attr)
         if found is not MISSING:
             return self.lazy_value(st, attr, found) if found[0] == "z" else found
-        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st) or self._undecidable(st, attr):
+        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
+        if self._undecidable(st, attr):
+            return self.answer  # what the module's __getattr__ returned, if known
         raise self.attr_error(st, attr)
 
     def import_from(self, value, name: str):
@@ -306,7 +308,7 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
             # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
             # sys.modules: both give the submodule (an assumption, docs/modelled.md)
             if self._undecidable(st, name):
-                return OPAQUE
+                return self.answer
         if present:
             return self.ref(full)
         where = "partially initialized module " if self.status_of(st) == "running" else ""
@@ -419,7 +421,13 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
             self.calls.pop()
 
     def e_Exit(self, ev: Exit, frame):
-        raise FunctionReturn(ev.exception, self.handled)
+        value = None
+        if ev.value is not None and frame is self.asking:  # what a __getattr__ answers
+            try:
+                value = self.resolve(ev.value[1], ev.value[2], frame)
+            except (SimError, SimUnknown):
+                value = None
+        raise FunctionReturn(ev.exception, self.handled, value)
 
     def e_Raise(self, ev: Raise, frame):
         if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
