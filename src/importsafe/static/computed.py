@@ -172,6 +172,8 @@ class ComputedImports:
         the names of a list it holds; ("dir", name, attrs): dir() of a module."""
         if source[0] == "dir":
             return self.names_of(source, frame)
+        if source[0] == "comp":
+            return self.comprehension(source, frame)
         try:
             table = self.lookup(source[1], frame)
         except (SimError, SimUnknown):
@@ -261,7 +263,7 @@ class ComputedImports:
         return [(name, ispkg) for _, name, ispkg in found]
 
     # -- module __getattr__ ---------------------------------------------------------------
-    def module_getattr(self, st: ModState, attr: str) -> bool:
+    def module_getattr(self, st: ModState, attr: str, reading: bool = False) -> bool:
         """Does the module's `__getattr__` answer for `attr` (True), or raise AttributeError
         (False; also when it has none)? Raises what it raises otherwise; SimUnknown when it
         cannot be replayed."""
@@ -292,7 +294,7 @@ class ComputedImports:
             returned = exit_.value or OPAQUE
         except SimError as err:
             if err.info.exception == "AttributeError" and not err.uncertain and \
-                    not frame.uncertain:
+                    not frame.uncertain and not reading:
                 return False  # as hasattr() and IMPORT_FROM take it
             err.uncertain = err.uncertain or frame.uncertain
             raise

@@ -111,6 +111,8 @@ class Dynamic:
     key: tuple | None = None
     # `globals().update(name)`: ("ref", name, attrs) of the mapping whose keys it binds
     update: tuple | None = None
+    # what the key is bound to, when followed: ("ref", name, attrs), ("getattr", name, parts)
+    value: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,10 @@ from dataclasses import replace
 from .conditions import TargetVersion, decide_condition, runtime_test
 from .events import (
     CLASS, FUNCTION, IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
-    ComputedImport, Del, Dynamic, Exit, FileProblem, ForEach, FunctionFacts, Handler, If, Import,
-    ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names, walk,
+    ComputedImport, Del, Dynamic, Exit, FileProblem, ForEach, FunctionFacts, GetAttr, Handler, If,
+    Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names, walk,
 )
-from .exprs import attr_chain, expr_events, spell, target_events
+from .exprs import attr_chain, expr_events, getattr_read, spell, target_events
 from .helpers import LAZY_LOADER, caching_getattr, lazy_attach
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
@@ -377,7 +377,7 @@ class _Extractor:
             return
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
             names = _expand_key(target.slice, self.loop_values)
-            if names is not None and scope == "module":
+            if names is not None and scope == "module" and _bound_value(value) is None:
                 self.bind(names, line, out, scope)  # each name the key can take, known
                 return
             key = self.key_prefix(target.slice)
@@ -387,7 +387,7 @@ class _Extractor:
             own = scope == "module" or target.value.func.id == "globals"
             parts = spell(target.slice) if own else None
             out.append(Dynamic(line, "assignment into globals()", key[0] if key else "",
-                               key=parts))
+                               key=parts, value=_bound_value(value)))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             self.registers = True
@@ -483,6 +483,9 @@ class _Extractor:
             found = self._import_call(value)
             if found is not None:
                 return found if found[0] == "module" else ("computed",)
+            read = getattr_read(value)
+            if read is not None:
+                return ("getattr", read[0], read[1])
         if isinstance(value, ast.Dict):
             return _dict_value(value, self._constant)
         if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
@@ -607,11 +610,13 @@ class _Extractor:
         self.loop_else(node, out, guard, scope)
 
     def _for_each(self, node, events: list, values) -> ForEach | None:
-        """The loop as a ForEach when its body makes a computed import and what it iterates
-        over is known (statically, or when it runs): each pass may import another module."""
+        """The loop as a ForEach when its body makes a computed import, a getattr() or a
+        binding under a computed key, and what it iterates over is known (statically, or when
+        it runs): each pass may import another module, or read or bind another name."""
         if not events or events[0].__class__ is not Bind or _breaks(node.body) or not any(
-                ev.__class__ is ComputedImport or ev.__class__ is Dynamic and (
-                    ev.key is not None or ev.update is not None) for ev in walk(events[1:])):
+                ev.__class__ is ComputedImport or ev.__class__ is GetAttr or
+                ev.__class__ is Dynamic and (ev.key is not None or ev.update is not None)
+                for ev in walk(events[1:])):
             return None
         target = node.target
         if isinstance(target, ast.Name):
@@ -677,8 +682,10 @@ class _Extractor:
                 if names is not None and scope == "module":
                     self.bind(list(names), node.lineno, out, scope)
                     return
-                out.append(Dynamic(node.lineno, dyn, key=_setattr_key(value),
-                                   update=_update_source(value)))
+                key = _setattr_key(value)
+                out.append(Dynamic(node.lineno, dyn, key=key, update=_update_source(value),
+                                   value=_bound_value(self._value_of(value.args[2], [])
+                                                      if key is not None else None)))
                 return
             chain = attr_chain(value.func)
             if chain and chain[0] == "__all__" and chain[1] in (("extend",), ("append",)) \
@@ -800,6 +807,8 @@ def _loop_source(node) -> tuple | None:
     found = _names_source(node)
     if found is not None and found[0] == "dir":
         return found
+    if isinstance(node, ast.ListComp):
+        return _comprehension_value(node)
     if not isinstance(node, ast.Call) or node.keywords and any(
             k.arg not in ("path", "prefix") for k in node.keywords):
         return None
@@ -1059,6 +1068,12 @@ def _dynamic_call(call: ast.Call) -> str | None:
         if isinstance(first, ast.Subscript) and attr_chain(first.value) == ("sys", ("modules",)):
             return "setattr() on sys.modules[...] can bind any name"
     return None
+
+
+def _bound_value(value: tuple | None) -> tuple | None:
+    """What a name bound under a computed key is bound to, when it can be followed: another
+    value read by name (("ref", ...)) or `getattr(module, name)` (("getattr", ...))."""
+    return value if value is not None and value[0] in ("ref", "getattr") else None
 
 
 def _setattr_key(call: ast.Call) -> tuple | None:

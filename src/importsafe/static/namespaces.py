@@ -105,7 +105,7 @@ class ComputedNames:
             name = self.spell(ev.key, frame)
             if name is None:
                 return False
-            self.bind_global(name, frame)
+            self.bind_global(name, frame, self.bound_value(ev.value, frame))
             return True
         try:
             value = self.resolve(ev.update[1], ev.update[2], frame)
@@ -118,9 +118,27 @@ class ComputedNames:
             self.bind_global(key, frame)
         return True
 
-    def bind_global(self, name: str, frame) -> None:
+    def bind_global(self, name: str, frame, value=OPAQUE) -> None:
         """A binding in the module's namespace, from module level or from a function."""
-        self.write(frame.module, "set", name, OPAQUE)
+        self.write(frame.module, "set", name, value)
+
+    def bound_value(self, spec, frame):
+        """facts._bound_value's ("ref", name, attrs) / ("getattr", name, parts), now."""
+        if spec is None:
+            return OPAQUE
+        try:
+            if spec[0] == "ref":
+                return self.resolve(spec[1], spec[2], frame)
+            return self.getattr_call(spec, frame)
+        except (SimError, SimUnknown):
+            return OPAQUE  # the read was made, and failed or not, by the code's own events
+
+    def getattr_call(self, spec, frame):
+        """("getattr", name, parts): `getattr(name, <spelled>)`, the attribute when known."""
+        value = self.lookup(spec[1], frame)
+        attr = self.spell(spec[2], frame)
+        return self.getattr_value(value, attr) if attr is not None and value[0] == "m" \
+            else OPAQUE
 
     def list_value(self, spec, frame):
         """A Bind's ("comp", ...) value: the list of names, or opaque."""

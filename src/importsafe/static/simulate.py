@@ -258,10 +258,11 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
             msg = f"module '{st.name}' has no attribute '{attr}'"
         return self.error("AttributeError", st.name, attr, msg)
 
-    def _undecidable(self, st: ModState, attr: str) -> bool:
+    def _undecidable(self, st: ModState, attr: str, reading: bool = False) -> bool:
         """True when the module's `__getattr__` answers for `attr` (replayed); raise
-        SimUnknown when `st` may bind `attr` in ways facts cannot follow."""
-        if self.module_getattr(st, attr):
+        SimUnknown when `st` may bind `attr` in ways facts cannot follow. `reading`: an
+        attribute access, where an AttributeError inside `__getattr__` propagates as is."""
+        if self.module_getattr(st, attr, reading):
             return True
         reason = dynamic_reason(self.dynamic_of(st), attr)
         if reason and f"{st.name}.{attr}" not in self.index:
@@ -282,7 +283,7 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
             return self.lazy_value(st, attr, found) if found[0] == "z" else found
         if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
-        if self._undecidable(st, attr):
+        if self._undecidable(st, attr, reading=True):
             return self.answer  # what the module's __getattr__ returned, if known
         raise self.attr_error(st, attr)
 
@@ -569,6 +570,8 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
                 value = self.list_value(spec, frame)
             elif kind == "item":
                 value = self.item_value(spec, frame)
+            elif kind == "getattr":
+                value = self.getattr_call(spec, frame)
             elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
                 names = self._all_names(spec[1], frame)  # names added up: a list, if known
                 value = ("all", names) if names is not None else OPAQUE
