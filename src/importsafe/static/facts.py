@@ -377,7 +377,10 @@ class _Extractor:
             return
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
             names = _expand_key(target.slice, self.loop_values)
-            if names is not None and scope == "module" and _bound_value(value) is None:
+            followed = _bound_value(value)
+            if followed is not None and followed[0] == "ref" and followed[1] in self.loop_values:
+                followed = None  # a literal: the static expansion binds it as well
+            if names is not None and scope == "module" and followed is None:
                 self.bind(names, line, out, scope)  # each name the key can take, known
                 return
             key = self.key_prefix(target.slice)
