@@ -683,7 +683,9 @@ class _Extractor:
                 self.expr(value, out, scope)
                 names = _update_names(value)
                 if names is not None and scope == "module":
-                    self.bind(list(names), node.lineno, out, scope)
+                    for key, item in zip(names, value.args[0].values):
+                        self.bind([key], node.lineno, out, scope,
+                                  _bound_value(self._value_of(item, [])))
                     return
                 key = _setattr_key(value)
                 out.append(Dynamic(node.lineno, dyn, key=key, update=_update_source(value),
