@@ -47,7 +47,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 MODULE_OBJECT_ATTRS = frozenset(dir(types.ModuleType)) | frozenset(
     dir(types.ModuleType("m"))) | {"__file__", "__cached__", "__builtins__", "__path__"}
 MAX_CALL_DEPTH = 30
-MAX_REENTRY = 2
+MAX_REENTRY = 3
 
 
 class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
