@@ -142,7 +142,16 @@ class Generator:
         # PEP 810 explicit `lazy import` / `lazy from` on module-level imports: in a quarter of
         # the packages. Its own stream, so every other draw (and package) stays as it was.
         self.lazy_rng = random.Random(seed * 7919 + 810)
+        # computed imports: a stream of its own, so the rest of each seed's package stays
+        self.computed_rng = random.Random(seed * 104729 + 20)
+        self.p_computed = self.computed_rng.choice([0.0, 0.2, 0.5])
         self.p_lazy_kw = self.lazy_rng.choice([0.0, 0.0, 0.0, 0.3])
+        # computed namespaces, PEP 562 loaders, plugin discovery: a stream of their own too
+        self.names_rng = random.Random(seed * 15485863 + 23)
+        self.p_names = self.names_rng.choice([0.0, 0.15, 0.35])
+        self.p_loader = self.names_rng.choice([0.0, 0.3, 0.6])
+        self.p_discover = self.names_rng.choice([0.0, 0.0, 0.2])
+        self.loaders: dict[str, dict] = {}  # package -> {name: module} its __getattr__ loads
 
     # ------------------------------------------------------------------ helpers
     def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
@@ -219,8 +228,14 @@ class Generator:
         names = [n for n in names if n not in m.bound()]
         if not names:
             return []
+        if guard == "none" and source is None and m.is_pkg and \
+                t.name.startswith(m.name + ".") and self.names_rng.random() < self.p_loader:
+            return self.add_loader_names(m, t, names)
         src = source or self.from_clause(m, t.name)
         line = f"from {src} import {', '.join(names)}"
+        if guard == "none" and source is None and self.names_rng.random() < self.p_names and \
+                not {"importlib", "sys"} & set(m.defs):
+            line = self.names_loop(t, names)
         if guard == "tc":
             text = f"if TYPE_CHECKING:\n    {line}"
             if m.tc_style is None:
@@ -237,6 +252,89 @@ class Generator:
             m.reexports += [n for n in names if n not in m.reexports]
         return out
 
+    def names_loop(self, t: Module, names: list) -> str:
+        """`from T import names` as names bound under computed keys, in one of the ways the
+        static analysis evaluates (globals()/vars()/setattr/update, literal tuples, dict
+        keys, a dir() comprehension)."""
+        r = self.names_rng
+        head = f'import importlib\n_gl_m = importlib.import_module("{t.name}")\n'
+        keys = tuple(names)
+        table = "{" + ", ".join(f"{n!r}: 0" for n in names) + "}"
+        loops = [f"for _gl_n in {keys!r}:",
+                 f"_gl_d = {table}\nfor _gl_n in _gl_d:",
+                 f"_gl_d = {table}\nfor _gl_n in _gl_d.keys():",
+                 f"for _gl_n in [n for n in dir(_gl_m) if n in {keys!r}]:"]
+        bodies = ["    globals()[_gl_n] = getattr(_gl_m, _gl_n)",
+                  "    vars()[_gl_n] = getattr(_gl_m, _gl_n)",
+                  "    setattr(sys.modules[__name__], _gl_n, getattr(_gl_m, _gl_n))"]
+        form = r.randrange(len(loops) * len(bodies) + 1)
+        if form == len(loops) * len(bodies):
+            items = ", ".join(f"{n!r}: getattr(_gl_m, {n!r})" for n in names)
+            return head + f"globals().update({{{items}}})"
+        body = bodies[form % len(bodies)]
+        return ("import sys\n" if "sys." in body else "") + head + \
+            loops[form // len(bodies)] + "\n" + body
+
+    def add_loader_names(self, m: Module, t: Module, names: list) -> list:
+        """Names of a descendant that package m's PEP 562 `__getattr__` loads when asked
+        (one loader per package, written at render time): re-exported, bound nowhere."""
+        table = self.loaders.setdefault(m.name, {})
+        for n in names:
+            table.setdefault(n, t.name)
+        m.reexports += [n for n in names if n not in m.reexports]
+        return []
+
+    def render_loader(self, m: Module) -> str:
+        table = self.loaders.get(m.name)
+        if not table:
+            return ""
+        r = self.names_rng
+        rel = r.random() < 0.5
+        entries = ", ".join(f"{n!r}: {self.loader_target(m, t, rel)!r}"
+                            for n, t in table.items())
+        call = "importlib.import_module(_lz_table[name], __name__)" if rel else \
+            "importlib.import_module(_lz_table[name])"
+        return ("\n\n\nimport importlib\n\n_lz_table = {" + entries + "}\n\n\n"
+                "def __getattr__(name):\n"
+                "    if name in _lz_table:\n"
+                f"        module = {call}\n"
+                "        return getattr(module, name)\n"
+                "    raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")")
+
+    @staticmethod
+    def loader_target(m: Module, target: str, rel: bool) -> str:
+        return "." + target[len(m.name) + 1:] if rel else target
+
+    def render_discovery(self, m: Module) -> str:
+        """Plugin discovery in a package: every direct submodule imported, in pkgutil's
+        order (walk_packages: subpackages' modules too)."""
+        if not m.is_pkg or not self.p_discover or self.names_rng.random() >= self.p_discover:
+            return ""
+        walk = self.names_rng.random() < 0.5
+        func = "walk_packages" if walk else "iter_modules"
+        return ("\n\n\nimport importlib\nimport pkgutil\n\n"
+                f"for _pd_info in pkgutil.{func}(__path__, __name__ + \".\"):\n"
+                "    importlib.import_module(_pd_info.name)")
+
+    def computed_call(self, m: Module, target: str) -> str:
+        """An import call of `target` returning it, its name computed in one of the ways the
+        static analysis evaluates."""
+        r = self.computed_rng
+        head, _, last = target.rpartition(".")
+        forms = [f'importlib.import_module("{target}")',
+                 f'__import__("{target}", fromlist=["__doc__"])']
+        if head:
+            forms += [f'importlib.import_module(f"{head}.{{{last!r}}}")',
+                      f'importlib.import_module("{head}" + ".{last}")',
+                      f'importlib.import_module("%s.%s" % ("{head}", "{last}"))',
+                      f'importlib.import_module("{{}}.{{}}".format("{head}", "{last}"))',
+                      f'importlib.import_module(".".join({target.split(".")!r}))']
+            if head == m.package and m.package:
+                forms.append(f'importlib.import_module("." + "{last}", __package__)')
+            if head == m.name and m.is_pkg:
+                forms.append(f'importlib.import_module(".{last}", __name__)')
+        return r.choice(forms)
+
     def add_module_import(self, m: Module, t: Module, guard: str = "none") -> Binding | None:
         r = self.rng
         styles = ["import", "import_as"] + (["from_parent"] * 2 if t.name != TOP else [])
@@ -251,6 +349,9 @@ class Generator:
             if t.name == TOP:
                 local = r.choice(["_rp", "pkg"])
             expr, line = local, f"import {t.name} as {local}"
+            if guard == "none" and self.computed_rng.random() < self.p_computed and \
+                    local != "importlib" and "importlib" not in m.defs:
+                line = f"import importlib\n{local} = {self.computed_call(m, t.name)}"
         else:
             last = t.name.rpartition(".")[2]
             local, expr = last, last
@@ -658,6 +759,8 @@ class Generator:
                                (prev is not None and prev.kind in ("func", "class"))) else "\n"
             parts.append(sep + text)
             prev = s
+        parts.append(self.render_loader(m))
+        parts.append(self.render_discovery(m))
         if m.is_pkg and m.reexports and self.chance(0.5):
             names = [n for n in m.defs + m.reexports]
             parts.append("\n\n__all__ = [" + ", ".join(repr(n) for n in names) + "]")

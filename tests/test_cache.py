@@ -34,6 +34,24 @@ def test_an_edited_file_is_parsed_again(tmp_path):
     assert api.check([str(pkg)], cache_dir=cache).result("ed.a", "bare").outcome == "ok"
 
 
+def test_an_edited_lazy_loader_stub_is_read_again(tmp_path):
+    """attach_stub's `.pyi` decides the module's __getattr__: the run cache, which watches the
+    source file, must not keep facts made from an older stub."""
+    stub = "from . import plain\n"
+    pkg = write(tmp_path, {
+        "lazy_loader.py": "def attach_stub(name, file):\n    raise NotImplementedError\n",
+        "st/__init__.py": "import lazy_loader as lazy\n"
+                          "__getattr__, __dir__, __all__ = lazy.attach_stub(__name__, __file__)\n",
+        "st/__init__.pyi": stub, "st/plain.py": "Z = 1\n",
+        "st/user.py": "import st\nz = st.plain.Z\n"}) / "st"
+    cache = str(tmp_path / "cache")
+    for _ in range(2):
+        assert api.check([str(pkg)], cache_dir=cache).result("st.user", "normal").outcome == "ok"
+    (pkg / "__init__.pyi").write_text("from . import other\n")
+    result = api.check([str(pkg)], cache_dir=cache).result("st.user", "normal")
+    assert (result.outcome, result.error.name) == ("error", "plain")
+
+
 def test_cli_cache_flags(tmp_path):
     proc = run_cli("check", EXAMPLE, "--cache-dir", tmp_path / "c", "--format", "json")
     assert proc.returncode == 1 and any(Path(tmp_path / "c").rglob("*.facts"))

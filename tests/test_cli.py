@@ -230,8 +230,8 @@ def test_example_text_says_what_lazy_mode_removes_and_what_remains():
 
 REPORTED = {
     "pkg/__init__.py": ("from typing import TYPE_CHECKING\nVALUE = 1\nif TYPE_CHECKING:\n"
-                        "    from .lazyname import Thing\n\n\ndef __getattr__(name):\n"
-                        "    raise AttributeError(name)\n"),
+                        "    from .lazyname import Thing\n_lookup = type(VALUE)\n\n"
+                        "def __getattr__(name):\n    return _lookup(name)\n"),
     "pkg/lazyname.py": "Thing = 1\n",
     "pkg/uses_getattr.py": "from pkg import Thing\n",
     "pkg/p1.py": "from pkg import VALUE\n",

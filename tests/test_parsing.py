@@ -42,9 +42,10 @@ def test_a_file_no_parser_accepts_is_a_syntax_error():
 
 
 def test_a_return_that_ends_a_function_body_is_left_out():
-    """Falling off the end and a final `return` (or `raise`) end a call alike: the final
-    Exit is dropped (one exception fewer per call at import time); an Exit inside a branch
-    stays, since what follows the branch may not run."""
+    """Falling off the end and a final `return` end a call alike: the final Exit is dropped
+    (one exception fewer per call at import time); a final `raise` stays, with what it raises
+    (a module __getattr__ replayed tells raising AttributeError from answering); an Exit
+    inside a branch stays, since what follows the branch may not run."""
     from importsafe.static.events import Exit, If, Use
     from importsafe.static.state import functions_of
     src = (b"def f(x):\n    setattr(x, 'a', 1)\n    return x\n"
@@ -52,5 +53,6 @@ def test_a_return_that_ends_a_function_body_is_left_out():
     functions = functions_of(facts_from_source(src, "m", "m.py", False).body)
     f, g = functions[("f", 1)], functions[("g", 4)]
     assert f.body and not any(ev.__class__ is Exit for ev in f.body)
-    assert [ev.__class__ for ev in g.body] == [Use, If, Import, Use]  # x, ..., ValueError
+    assert [ev.__class__ for ev in g.body] == [Use, If, Import, Use, Exit]  # x, ..., ValueError
+    assert g.body[-1].exception == "ValueError"
     assert g.body[1].body[-1].__class__ is Exit

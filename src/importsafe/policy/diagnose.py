@@ -40,6 +40,7 @@ def group_key(result: Result) -> tuple:
 _UNDECIDABLE = (
     (re.compile(r"module '(?P<module>[^']+)' has a __getattr__ that may answer for"),
      "__getattr__"),
+    (re.compile(r"the __getattr__ of module '(?P<module>[^']+)' asked for"), "__getattr__"),
     (re.compile(r"__all__ of '(?P<module>[^']+)' cannot be read"), "__all__"),
     (re.compile(r"__lazy_modules__ of '(?P<module>[^']+)' cannot be read"), "__lazy_modules__"),
     (re.compile(r"'(?P<module>[^']+)' may bind '.*' dynamically: (?P<why>.*)$"), None),

@@ -122,4 +122,13 @@ def runtime_test(node) -> tuple | None:
             type(node.ops[0]))
         if op is not None:
             return ("cmp", op, node.left.id, node.comparators[0].value)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.left, ast.Name) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        box = node.comparators[0]
+        negate = isinstance(node.ops[0], ast.NotIn)
+        if isinstance(box, ast.Name):  # a module-level literal dict, when the call runs
+            return ("in", node.left.id, ("name", box.id), negate)
+        if isinstance(box, (ast.Tuple, ast.List, ast.Set)) and all(
+                isinstance(e, ast.Constant) for e in box.elts):
+            return ("in", node.left.id, ("values", tuple(e.value for e in box.elts)), negate)
     return None

@@ -106,13 +106,66 @@ class Dynamic:
     # there for its caller (celery.local.recreate_module(__name__)); the module whose import
     # called it may have been replaced
     elsewhere: bool = False
+    # `globals()[key] = ...` / `setattr(sys.modules[__name__], key, ...)`: the parts that
+    # spell the one name it binds (exprs.spell), evaluated when it runs
+    key: tuple | None = None
+    # `globals().update(name)`: ("ref", name, attrs) of the mapping whose keys it binds
+    update: tuple | None = None
+    # what the key is bound to, when followed: ("ref", name, attrs), ("getattr", name, parts)
+    value: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Exit:
-    """`return` / `raise` in a function body: the rest of the body does not run."""
+    """`return` / `raise` in a function body: the rest of the body does not run.
+    `exception`: what a `raise` raises ("?" when not a plain name); empty for `return`."""
 
     line: int
+    exception: str = ""
+    value: tuple | None = None  # `return name.attrs`: ("ref", name, attrs), what it returns
+
+
+@dataclass(frozen=True, slots=True)
+class ComputedImport:
+    """An import call whose module is computed, or that the plain Import cannot say:
+    `importlib.import_module(name, package)`, `__import__(name, globals, locals, fromlist,
+    level)`, `importlib.util.find_spec(name)` (imports the parent only). `parts` spell the
+    name (exprs.spell: strings and references evaluated when the call runs); None when it
+    cannot be spelled, `why` then says what it is. `anchor` spells import_module's package
+    argument (None: not given); `fromlist` None when it is not literal."""
+
+    line: int
+    call: str
+    parts: tuple | None
+    anchor: tuple | None = None
+    fromlist: tuple[str, ...] | None = ()
+    level: int = 0
+    why: str = ""
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GetAttr:
+    """`getattr(name, <spelled string>)` with no default: reads that attribute when it runs."""
+
+    line: int
+    name: str
+    parts: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach:
+    """A `for` loop whose body imports a computed name, replayed once per value: `source` is
+    ("values", tuple) known values, or ("modules", path, prefix, walk) pkgutil.iter_modules /
+    walk_packages over a package's `__path__` (`path` spelled as ("path", parts of the
+    package's name), prefix as parts). `targets`: the loop's name, or the names of a tuple
+    target ("" where it binds something else)."""
+
+    line: int
+    targets: tuple[str, ...]
+    source: tuple
+    body: tuple
+    tuple_target: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +301,9 @@ def bound_names(events) -> set[str]:
         elif cls is If:
             stack.extend(e.body)
             stack.extend(e.orelse)
+        elif cls is ForEach:
+            names.update(n for n in e.targets if n)
+            stack.extend(e.body)
         elif cls is Try:
             stack.extend(e.body)
             stack.extend(e.orelse)
@@ -315,7 +371,8 @@ def summary_items(facts: dict) -> list:
 
 # facts travel between processes and through the facts cache: tens of thousands of objects
 pickled_by_constructor(Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise,
-                       If, Handler, Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts)
+                       If, Handler, Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts,
+                       ComputedImport, GetAttr, ForEach)
 
 
 def walk(events, classes: bool = False, functions: bool = False):
@@ -328,6 +385,8 @@ def walk(events, classes: bool = False, functions: bool = False):
         cls = ev.__class__
         if cls is If:
             stack.extend((*ev.body, *ev.orelse))
+        elif cls is ForEach:
+            stack.extend(ev.body)
         elif cls is Try:
             stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
                                                               for x in h.body)))

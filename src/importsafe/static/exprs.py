@@ -6,8 +6,9 @@ Iterative on purpose: generated code nests expressions thousands deep (sympy's
 from __future__ import annotations
 
 import ast
+import string
 
-from .events import Bind, Call, Import, SetAttr, Use
+from .events import Bind, Call, GetAttr, Import, SetAttr, Use
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "conversion", "is_async",
@@ -31,6 +32,130 @@ def attr_chain(node) -> tuple[str, tuple[str, ...]] | None:
     if isinstance(node, ast.Name):
         return node.id, tuple(reversed(attrs))
     return None
+
+
+MAX_PARTS = 64
+
+
+def spell(node) -> tuple | None:
+    """The parts a string expression is made of, for the simulator to join when it runs:
+    strings, ("modname",) / ("pkg",) the module's __name__ / __package__, ("ref", name,
+    attrs) a value read then, ("get" | "item", name, key parts) a literal dict's entry. From
+    constants, names, f-strings, `+`, `%`, `.format` and `.join` of literal lists; None for
+    anything else."""
+    parts = _spell(node, 0)
+    return tuple(parts) if parts is not None and len(parts) <= MAX_PARTS else None
+
+
+def _spell(node, depth: int) -> list | None:
+    if depth > 20:
+        return None
+    cls = node.__class__
+    if cls is ast.Constant:
+        return [node.value] if isinstance(node.value, str) else None
+    if cls is ast.Name or cls is ast.Attribute:
+        chain = attr_chain(node)
+        if chain is None:
+            return None
+        if chain == ("__name__", ()):
+            return [("modname",)]
+        if chain in (("__package__", ()), ("__spec__", ("parent",))):
+            return [("pkg",)]
+        return [("ref", chain[0], chain[1])]
+    if cls is ast.JoinedStr:
+        out: list = []
+        for value in node.values:
+            if value.__class__ is ast.Constant:
+                out.append(value.value)
+            elif value.conversion in (-1, 115) and value.format_spec is None:
+                inner = _spell(value.value, depth + 1)
+                if inner is None:
+                    return None
+                out.extend(inner)
+            else:
+                return None
+        return out
+    if cls is ast.BinOp and isinstance(node.op, ast.Add):
+        left, right = _spell(node.left, depth + 1), _spell(node.right, depth + 1)
+        return left + right if left is not None and right is not None else None
+    if cls is ast.BinOp and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        text = node.left.value.replace("%%", "\0")
+        if text.replace("%s", "").count("%"):
+            return None
+        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        return _interleave(text.split("%s"), args, depth, "%")
+    if cls is ast.Subscript and isinstance(node.value, ast.Name):
+        key = _spell(node.slice, depth + 1)
+        return [("item", node.value.id, tuple(key))] if key is not None else None
+    if cls is ast.Call and isinstance(node.func, ast.Attribute) and not node.keywords and \
+            not any(isinstance(a, ast.Starred) for a in node.args):
+        return _spell_method(node, depth)
+    return None
+
+
+def _spell_method(node, depth: int) -> list | None:
+    func, args = node.func, node.args
+    base = func.value
+    if func.attr == "get" and isinstance(base, ast.Name) and len(args) == 1:
+        key = _spell(args[0], depth + 1)
+        return [("get", base.id, tuple(key))] if key is not None else None
+    if not isinstance(base, ast.Constant) or not isinstance(base.value, str):
+        return None
+    if func.attr == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+        items = args[0].elts
+        return _interleave([""] + [base.value] * (len(items) - 1) + [""], items, depth, "")
+    if func.attr == "format":
+        texts: list = []
+        try:
+            fields = list(string.Formatter().parse(base.value))
+        except ValueError:
+            return None
+        for i, (literal, field, spec, conversion) in enumerate(fields):
+            texts.append(literal)
+            if field is None:
+                continue
+            if spec or conversion or field not in ("", str(len(texts) - 1)):
+                return None
+        if fields and fields[-1][1] is not None:
+            texts.append("")
+        return _interleave(texts, args, depth, "")
+    return None
+
+
+def _interleave(texts: list, args: list, depth: int, escaped: str) -> list | None:
+    """texts[0] args[0] texts[1] ... texts[-1], the args spelled."""
+    if len(texts) != len(args) + 1:
+        return None
+    out: list = []
+    for i, text in enumerate(texts):
+        if text:
+            out.append(text.replace("\0", escaped) if escaped else text)
+        if i < len(args):
+            inner = _spell(args[i], depth + 1)
+            if inner is None:
+                return None
+            out.extend(inner)
+    return out
+
+
+def getattr_read(call: ast.Call) -> tuple | None:
+    """`getattr(name, <spelled>)` without a default -> (name, parts)."""
+    if isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) == 2 \
+            and not call.keywords and isinstance(call.args[0], ast.Name):
+        parts = spell(call.args[1])
+        if parts is not None:
+            return call.args[0].id, parts
+    return None
+
+
+def _shadowed(parts: tuple, shadow) -> bool:
+    """Does a spelled string read a comprehension's variable (not the module's)?"""
+    for p in parts:
+        if p.__class__ is tuple and len(p) > 1 and (
+                p[1] in shadow or p[0] in ("get", "item") and _shadowed(p[2], shadow)):
+            return True
+    return False
 
 
 def passed_arguments(call: ast.Call) -> tuple[int, tuple[str, ...], int] | None:
@@ -91,6 +216,8 @@ def expr_events(root, import_call=None, decide=None) -> list:
                 out.append(Call(node[1], node[2], node[3], node[4]))
             elif tag == "bind":
                 out.append(Bind(node[1], (node[2],)))
+            elif tag == "event":
+                out.append(node[1])
             elif tag == "push":
                 for n in node[1]:
                     shadow[n] = shadow.get(n, 0) + 1
@@ -115,9 +242,23 @@ def expr_events(root, import_call=None, decide=None) -> list:
             continue
         if cls is ast.Call:
             found = import_call(node) if import_call is not None else None
+            if found is not None and found[0] == "computed":
+                ev = found[1]
+                if ev.parts is not None and _shadowed(ev.parts, shadow):
+                    ev = ev.__class__(ev.line, ev.call, None, ev.anchor, ev.fromlist, ev.level,
+                                      "its name is computed from a comprehension's variable",
+                                      ev.col)
+                stack.append(("event", ev))  # after its arguments are evaluated  # after its arguments are evaluated
+                for kw in reversed(node.keywords):
+                    stack.append(kw.value)
+                stack.extend(reversed(node.args))
+                continue
             if found is not None:
                 out.append(Import(node.lineno, found[1], call=found[2], col=node.col_offset))
                 continue
+            read = getattr_read(node) if import_call is not None else None
+            if read is not None and not _shadowed((("ref", read[0], ()),) + read[1], shadow):
+                stack.append(("event", GetAttr(node.lineno, read[0], read[1])))
             chain = attr_chain(node.func)
             if chain is not None and chain[0] not in shadow:
                 stack.append(("call", node.lineno, chain[0], chain[1], passed_arguments(node)))

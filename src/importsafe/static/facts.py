@@ -12,10 +12,11 @@ from dataclasses import replace
 from .conditions import TargetVersion, decide_condition, runtime_test
 from .events import (
     CLASS, FUNCTION, IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
-    Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts,
-    Raise, SetAttr, Try, Use, bound_names,
+    ComputedImport, Del, Dynamic, Exit, FileProblem, ForEach, FunctionFacts, GetAttr, Handler, If,
+    Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names, walk,
 )
-from .exprs import attr_chain, expr_events, target_events
+from .exprs import attr_chain, expr_events, getattr_read, spell, target_events
+from .helpers import LAZY_LOADER, caching_getattr, lazy_attach
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
 from .skim import cuts_hold, skim
@@ -60,6 +61,8 @@ class _Extractor:
         self.here: tuple | None = None  # (statements of the current block, current index)
         self.loop_values: dict[str, tuple] = {}  # loop variables over literal values, here
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
+        self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
+        self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
         """_key_prefix, also through a name assigned such a string earlier in the same
@@ -141,6 +144,8 @@ class _Extractor:
             if scope == "module":
                 bound = alias.asname or alias.name.partition(".")[0]
                 self.bindings.setdefault(bound, node.lineno)
+                if alias.name == LAZY_LOADER:
+                    self.helpers[bound] = LAZY_LOADER
 
     def s_ImportFrom(self, node, out, guard, scope):
         level = node.level
@@ -169,30 +174,70 @@ class _Extractor:
             for n, asname in names:
                 if n != "*":
                     setdefault(asname or n, line)
+                    if module == LAZY_LOADER and not level:
+                        self.helpers[asname or n] = f"{LAZY_LOADER}.{n}"
 
     def _import_call(self, call: ast.Call) -> tuple | None:
-        """A literal importlib.import_module / __import__ call -> ("module", name, kind)."""
-        func = call.func
-        chain = attr_chain(func)
-        if chain is None or not call.args or not isinstance(call.args[0], ast.Constant) \
-                or not isinstance(call.args[0].value, str):
+        """A literal importlib.import_module / __import__ call -> ("module", name, kind); any
+        other import call -> ("computed", ComputedImport)."""
+        chain = attr_chain(call.func)
+        if chain is None:
             return None
-        name, attrs = chain
-        if (name, attrs) in (("importlib", ("import_module",)), ("import_module", ())):
+        kind = _IMPORT_CALLS.get(chain)
+        if kind is None:
+            if chain[1][-1:] == ("exec_module",):
+                return ("computed", ComputedImport(
+                    call.lineno, "exec_module", None,
+                    why="a module run by a loader's exec_module() is not replayed",
+                    col=call.col_offset))
+            return None
+        literal = call.args and isinstance(call.args[0], ast.Constant) \
+            and isinstance(call.args[0].value, str)
+        if kind == "import_module" and literal:
             target = call.args[0].value
             if target.startswith("."):
                 anchor = _anchor(call, self.name, self.package)
                 level = len(target) - len(target.lstrip("."))
                 target = resolve_relative(target[level:] or None, level, anchor) if anchor \
                     else None
-                if target is None:
-                    return None
-            self.imports.add(target)
-            return ("module", target, "import_module")
-        if (name, attrs) == ("__import__", ()) and len(call.args) == 1 and not call.keywords:
+            if target is not None:
+                self.imports.add(target)
+                return ("module", target, "import_module")
+        if kind == "__import__" and literal and len(call.args) == 1 and not call.keywords:
             self.imports.add(call.args[0].value)
             return ("module", call.args[0].value, "__import__")
-        return None
+        return ("computed", self._computed(call, kind))
+
+    def _computed(self, call: ast.Call, kind: str) -> ComputedImport:
+        names = _IMPORT_PARAMETERS[kind]
+        given = dict(zip(names, call.args))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg in names)
+        line, col = call.lineno, call.col_offset
+        if any(isinstance(a, ast.Starred) for a in call.args) or \
+                any(k.arg is None for k in call.keywords) or names[0] not in given:
+            return ComputedImport(line, kind, None, why="its arguments are not known",
+                                  col=col)
+        parts = spell(given[names[0]])
+        if parts is not None and all(p.__class__ is str for p in parts):
+            self.imports.add("".join(parts).lstrip("."))
+        anchor = None
+        if "package" in given:
+            anchor = spell(given["package"]) if not _is_none(given["package"]) else None
+            if anchor is None and not _is_none(given["package"]):
+                parts = None
+        fromlist: tuple | None = ()
+        if "fromlist" in given and not _is_none(given["fromlist"]):
+            node = given["fromlist"]
+            fromlist = tuple(e.value for e in node.elts) if isinstance(
+                node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(
+                    e.value, str) for e in node.elts) else None
+        level = 0
+        if "level" in given:
+            node = given["level"]
+            level = node.value if isinstance(node, ast.Constant) and type(node.value) is int \
+                else -1
+        why = "" if parts is not None else "its module name cannot be evaluated statically"
+        return ComputedImport(line, kind, parts, anchor, fromlist, level, why, col)
 
     # -- definitions ----------------------------------------------------------------------
     def s_FunctionDef(self, node, out, guard, scope):
@@ -248,7 +293,8 @@ class _Extractor:
         sub.lazy_lines = self.lazy_lines
         sub.type_params = self.type_params
         body = sub.block(node.body, FUNCTION, "function")
-        if body and body[-1].__class__ is Exit:
+        if body and body[-1].__class__ is Exit and not body[-1].exception and (
+                body[-1].value is None or node.name != "__getattr__"):
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
             # fewer per call of a function called many times at import time
             body = body[:-1]
@@ -266,6 +312,12 @@ class _Extractor:
                              frozenset(sub.declared_global), positional, defaults)
 
     def s_ClassDef(self, node, out, guard, scope):
+        modelled = caching_getattr(node) if scope == "module" else None
+        if modelled is not None:  # matplotlib's helper (helpers.py): a module __getattr__
+            self.expr(node.decorator_list[0], out, scope)
+            out.append(Def(node.lineno, "__getattr__", self.function(modelled)))
+            self.bindings.setdefault(node.name, node.lineno)
+            return
         for dec in node.decorator_list:
             self.expr(dec, out, scope)
         for base in node.bases:
@@ -284,9 +336,12 @@ class _Extractor:
     # -- assignments ----------------------------------------------------------------------
     def s_Assign(self, node, out, guard, scope):
         self.expr(node.value, out, scope)
+        if scope == "module" and self._lazy_attach(node, out):
+            return
         value = self._value_of(node.value, node.targets)
         for target in node.targets:
-            self.target(target, node.lineno, out, scope, value)
+            if not self._unpacked(target, node.value, node.lineno, out, scope):
+                self.target(target, node.lineno, out, scope, value)
         if scope == "module" and self.flow == "live" and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             if isinstance(node.value, ast.Constant):
@@ -322,14 +377,20 @@ class _Extractor:
             return
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
             names = _expand_key(target.slice, self.loop_values)
-            if names is not None and scope == "module":
+            followed = _bound_value(value)
+            if followed is not None and followed[0] == "ref" and followed[1] in self.loop_values:
+                followed = None  # a literal: the static expansion binds it as well
+            if names is not None and scope == "module" and followed is None:
                 self.bind(names, line, out, scope)  # each name the key can take, known
                 return
             key = self.key_prefix(target.slice)
             if key is not None and key[1] and scope == "module":
                 self.bind([key[0]], line, out, scope)  # globals()["name"] = ...
-            else:
-                out.append(Dynamic(line, "assignment into globals()", key[0] if key else ""))
+                return
+            own = scope == "module" or target.value.func.id == "globals"
+            parts = spell(target.slice) if own else None
+            out.append(Dynamic(line, "assignment into globals()", key[0] if key else "",
+                               key=parts, value=_bound_value(value)))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             self.registers = True
@@ -346,6 +407,38 @@ class _Extractor:
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
         self.bind(names, line, out, scope)
 
+    def _lazy_attach(self, node, out) -> bool:
+        """`__getattr__, __dir__, __all__ = lazy.attach(__name__, ...)` (or attach_stub):
+        the `__getattr__` it returns, as a def (helpers.py), and its `__all__`."""
+        call, target = node.value, node.targets[0]
+        if len(node.targets) != 1 or not isinstance(call, ast.Call) or \
+                not isinstance(target, ast.Tuple) or not target.elts or \
+                not isinstance(target.elts[0], ast.Name) or target.elts[0].id != "__getattr__":
+            return False
+        chain = attr_chain(call.func)
+        helper = chain and (self.helpers.get(chain[0]) if not chain[1] else
+                            f"{self.helpers.get(chain[0])}.{chain[1][0]}"
+                            if len(chain[1]) == 1 else None)
+        kind = helper.rpartition(".")[2] if helper and helper.startswith(
+            LAZY_LOADER + ".") else None
+        if kind not in ("attach", "attach_stub"):
+            return False
+        made = lazy_attach(call, kind, self.name, self.stub)
+        if made is None:
+            return False
+        line = node.lineno
+        out.append(Def(line, "__getattr__", self.function(made[0])))
+        self.bindings.setdefault("__getattr__", line)
+        for elt in target.elts[1:]:
+            name = elt.value if isinstance(elt, ast.Starred) else elt
+            if not isinstance(name, ast.Name):
+                self.target(name, line, out, "module")
+                continue
+            value = ("all", made[1]) if name.id == "__all__" and not isinstance(
+                elt, ast.Starred) else None
+            self.bind([name.id], line, out, "module", value)
+        return True
+
     def _own_sys_modules_entry(self, target) -> bool:
         """Is `target` `sys.modules[__name__]` or `sys.modules["<this module's name>"]`?"""
         if not isinstance(target, ast.Subscript) or \
@@ -355,6 +448,33 @@ class _Extractor:
         return attr_chain(key) == ("__name__", ()) or (
             isinstance(key, ast.Constant) and key.value == self.name)
 
+    def _constant(self, node):
+        """A constant, or what `__name__` / `__package__` / `__spec__.parent` are here, or a
+        tuple of those; else _NOT_CONSTANT."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        chain = attr_chain(node)
+        if chain == ("__name__", ()):
+            return self.name
+        if chain in (("__package__", ()), ("__spec__", ("parent",))):
+            return self.package
+        if isinstance(node, ast.Tuple):
+            items = tuple(self._constant(e) for e in node.elts)
+            return _NOT_CONSTANT if _NOT_CONSTANT in items else items
+        return _NOT_CONSTANT
+
+    def _unpacked(self, target, value, line, out, scope) -> bool:
+        """`a, b = name`: each target name bound to that item of the value, when it is a
+        known tuple then ("item", name, attrs, index, length))."""
+        chain = attr_chain(value)
+        if chain is None or not isinstance(target, ast.Tuple) or not all(
+                isinstance(e, ast.Name) for e in target.elts):
+            return False
+        n = len(target.elts)
+        for i, elt in enumerate(target.elts):
+            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n))
+        return True
+
     def _value_of(self, value, targets) -> tuple | None:
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in (
                 "__all__", "__lazy_modules__"):
@@ -363,20 +483,38 @@ class _Extractor:
         if chain is not None:
             return ("ref", chain[0], chain[1])
         if isinstance(value, ast.Call):
-            return self._import_call(value)
-        return None
+            found = self._import_call(value)
+            if found is not None:
+                return found if found[0] == "module" else ("computed",)
+            read = getattr_read(value)
+            if read is not None:
+                return ("getattr", read[0], read[1])
+        if isinstance(value, ast.Dict):
+            return _dict_value(value, self._constant)
+        if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            return _sequence_value(value)
+        if isinstance(value, ast.ListComp):
+            return _comprehension_value(value)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            found = _all_value(value, extend=False)  # lists of names added up
+            if found[1] is not None:
+                return found
+        parts = spell(value)
+        return ("str", parts) if parts is not None else None
 
     def s_Return(self, node, out, guard, scope):
         self.generic(node, out, scope)
         if scope == "function":
-            out.append(Exit(node.lineno))
+            chain = attr_chain(node.value) if node.value is not None else None
+            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else None))
 
     def s_Raise(self, node, out, guard, scope):
         self.generic(node, out, scope)
-        if scope == "function":
-            out.append(Exit(node.lineno))
-            return
         exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        if scope == "function":
+            chain = attr_chain(exc) if exc is not None else None
+            out.append(Exit(node.lineno, (chain[1] or (chain[0],))[-1] if chain else "?"))
+            return
         if isinstance(exc, ast.Name):
             args = node.exc.args if isinstance(node.exc, ast.Call) else []
             message = args[0].value if args and isinstance(args[0], ast.Constant) \
@@ -455,6 +593,7 @@ class _Extractor:
     def s_For(self, node, out, guard, scope):
         self.expr(node.iter, out, scope)
         if not _is_empty_literal(node.iter):  # a literal empty iterable never runs the body
+            start = len(out)
             self.target(node.target, node.lineno, out, scope)
             values = _literal_values(node.iter)
             var = node.target.id if isinstance(node.target, ast.Name) else None
@@ -468,7 +607,34 @@ class _Extractor:
                 out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
             finally:
                 self.loop_values = saved
+            loop = self._for_each(node, out[start:], values)
+            if loop is not None:
+                out[start:] = [loop]
         self.loop_else(node, out, guard, scope)
+
+    def _for_each(self, node, events: list, values) -> ForEach | None:
+        """The loop as a ForEach when its body makes a computed import, a getattr() or a
+        binding under a computed key, and what it iterates over is known (statically, or when
+        it runs): each pass may import another module, or read or bind another name."""
+        if not events or events[0].__class__ is not Bind or _breaks(node.body) or not any(
+                ev.__class__ is ComputedImport or ev.__class__ is GetAttr or
+                ev.__class__ is Dynamic and (ev.key is not None or ev.update is not None)
+                for ev in walk(events[1:])):
+            return None
+        target = node.target
+        if isinstance(target, ast.Name):
+            targets, is_tuple = (target.id,), False
+        elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+            targets, is_tuple = tuple(e.id for e in target.elts), True
+        else:
+            return None
+        bound = {n for s in node.body for n in names_bound_in(s)}
+        if bound & set(targets) or set(targets) & self.global_names():
+            return None
+        source = ("values", values) if values is not None else _loop_source(node.iter)
+        if source is None or (source[0] == "modules" and is_tuple and len(targets) != 3):
+            return None
+        return ForEach(node.lineno, targets, source, tuple(events[1:]), is_tuple)
 
     s_AsyncFor = s_For
 
@@ -515,7 +681,16 @@ class _Extractor:
             dyn = _dynamic_call(value)
             if dyn:
                 self.expr(value, out, scope)
-                out.append(Dynamic(node.lineno, dyn))
+                names = _update_names(value)
+                if names is not None and scope == "module":
+                    for key, item in zip(names, value.args[0].values):
+                        self.bind([key], node.lineno, out, scope,
+                                  _bound_value(self._value_of(item, [])))
+                    return
+                key = _setattr_key(value)
+                out.append(Dynamic(node.lineno, dyn, key=key, update=_update_source(value),
+                                   value=_bound_value(self._value_of(value.args[2], [])
+                                                      if key is not None else None)))
                 return
             chain = attr_chain(value.func)
             if chain and chain[0] == "__all__" and chain[1] in (("extend",), ("append",)) \
@@ -537,6 +712,180 @@ class _Extractor:
 # statement class -> the _Extractor method for it (s_ and the class's name)
 _HANDLERS = {getattr(ast, name[2:]): func for name, func in vars(_Extractor).items()
              if name.startswith("s_") and isinstance(getattr(ast, name[2:], None), type)}
+
+
+# import calls: (name, attrs) -> kind, and each kind's parameters in order
+_IMPORT_CALLS = {
+    ("importlib", ("import_module",)): "import_module", ("import_module", ()): "import_module",
+    ("__import__", ()): "__import__", ("importlib", ("__import__",)): "__import__",
+    ("builtins", ("__import__",)): "__import__",
+    ("importlib", ("util", "find_spec")): "find_spec", ("util", ("find_spec",)): "find_spec",
+    ("find_spec", ()): "find_spec",
+}
+_IMPORT_PARAMETERS = {"import_module": ("name", "package"), "find_spec": ("name", "package"),
+                      "__import__": ("name", "globals", "locals", "fromlist", "level")}
+
+
+_PKGUTIL = {("pkgutil", ("iter_modules",)): False, ("iter_modules", ()): False,
+            ("pkgutil", ("walk_packages",)): True, ("walk_packages", ()): True}
+
+
+def _names_source(node) -> tuple | None:
+    """What a loop or comprehension over names iterates: ("dir", name, attrs) `dir(module)`,
+    ("ref", name, attrs) a list held by a name; else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "dir" and len(node.args) == 1 and not node.keywords:
+        chain = attr_chain(node.args[0])
+        return ("dir", *chain) if chain is not None else None
+    chain = attr_chain(node)
+    return ("ref", *chain) if chain is not None else None
+
+
+def _comprehension_value(node: ast.ListComp) -> tuple | None:
+    """`[n for n in SOURCE if TEST...]` -> ("comp", source, tests): names from `dir(module)`
+    or a list, kept by simple tests on the name (_name_test)."""
+    if len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.is_async or not isinstance(gen.target, ast.Name) or \
+            not isinstance(node.elt, ast.Name) or node.elt.id != gen.target.id:
+        return None
+    source = _names_source(gen.iter)
+    tests = tuple(_name_test(t, gen.target.id) for t in gen.ifs)
+    if source is None or None in tests:
+        return None
+    return ("comp", source, tests)
+
+
+def _strings(node) -> tuple[str, ...] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return (node.value,)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return tuple(e.value for e in node.elts)
+    return None
+
+
+def _name_test(node, var: str) -> tuple | None:
+    """A test on the string `var` the simulator can decide: ("not", t), ("and" | "or",
+    tests), ("starts" | "ends", strings), ("in", ("lit", strings) | ("ref", name, attrs)),
+    ("eq", strings); None for anything else."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _name_test(node.operand, var)
+        return ("not", inner) if inner is not None else None
+    if isinstance(node, ast.BoolOp):
+        tests = tuple(_name_test(v, var) for v in node.values)
+        return None if None in tests else (
+            "and" if isinstance(node.op, ast.And) else "or", tests)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("startswith", "endswith") and len(node.args) == 1 and \
+            not node.keywords and attr_chain(node.func.value) == (var, ()):
+        found = _strings(node.args[0])
+        return (node.func.attr[:-4], found) if found is not None and \
+            not isinstance(node.args[0], (ast.List, ast.Set)) else None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            attr_chain(node.left) == (var, ()):
+        op, right = node.ops[0], node.comparators[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) and \
+                isinstance(right.value, str):
+            test = ("eq", (right.value,))
+            return test if isinstance(op, ast.Eq) else ("not", test)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            found = _strings(right)
+            chain = attr_chain(right)
+            if found is not None and not isinstance(right, ast.Constant):
+                test = ("in", ("lit", found))
+            elif chain is not None:
+                test = ("in", ("ref", *chain))
+            else:
+                return None
+            return test if isinstance(op, ast.In) else ("not", test)
+    return None
+
+
+def _loop_source(node) -> tuple | None:
+    """What a loop iterates over, when the simulator can know it: a literal dict held by a
+    name (its keys, `.keys()`, `.values()`, `.items()`), or pkgutil's listing of a package's
+    own directory ("modules", path, prefix parts, walk)."""
+    if isinstance(node, ast.Name):
+        return ("name", node.id, "keys")
+    found = _names_source(node)
+    if found is not None and found[0] == "dir":
+        return found
+    if isinstance(node, ast.ListComp):
+        return _comprehension_value(node)
+    if not isinstance(node, ast.Call) or node.keywords and any(
+            k.arg not in ("path", "prefix") for k in node.keywords):
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and not node.args \
+            and func.attr in ("keys", "values", "items"):
+        return ("name", func.value.id, func.attr)
+    walk = _PKGUTIL.get(attr_chain(func) or ("", ()))
+    if walk is None or len(node.args) > 2:
+        return None
+    given = dict(zip(("path", "prefix"), node.args))
+    given.update((k.arg, k.value) for k in node.keywords)
+    path = _package_path(given.get("path"))
+    prefix = spell(given["prefix"]) if "prefix" in given else ()
+    if path is None or prefix is None:
+        return None
+    return ("modules", path, prefix, walk)
+
+
+def _package_path(node) -> tuple | None:
+    """`__path__`, `pkg.__path__`, `[os.path.dirname(__file__)]` -> ("own",) or ("of",
+    name, attrs): the directory of a package."""
+    chain = attr_chain(node) if node is not None else None
+    if chain == ("__path__", ()):
+        return ("own",)
+    if chain is not None and chain[1][-1:] == ("__path__",):
+        return ("of", chain[0], chain[1][:-1])
+    if isinstance(node, ast.List) and len(node.elts) == 1:
+        item = node.elts[0]
+        if isinstance(item, ast.Call) and attr_chain(item.func) == ("os", ("path", "dirname")) \
+                and len(item.args) == 1:
+            inner = item.args[0]
+            if isinstance(inner, ast.Call) and attr_chain(inner.func) in (
+                    ("os", ("path", "abspath")), ("os", ("path", "realpath"))) and inner.args:
+                inner = inner.args[0]
+            if attr_chain(inner) == ("__file__", ()):
+                return ("own",)
+    return None
+
+
+MAX_DICT = 4096
+
+
+_NOT_CONSTANT = object()
+
+
+def _dict_value(node: ast.Dict, constant=None) -> tuple | None:
+    """("dict", ((key, value), ...)) for a literal dict with string keys: a constant value
+    (`constant(node)`: also tuples of them and the module's own names) as ("lit", value),
+    any other as opaque."""
+    if len(node.keys) > MAX_DICT or not all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+        return None
+    items = []
+    for k, v in zip(node.keys, node.values):
+        found = constant(v) if constant is not None else \
+            v.value if isinstance(v, ast.Constant) else _NOT_CONSTANT
+        items.append((k.value, ("lit", found) if found is not _NOT_CONSTANT else ("v",)))
+    return ("dict", tuple(items))
+
+
+def _sequence_value(node) -> tuple | None:
+    """A literal list, tuple or set of constants, as a dict value of its items (for `in`
+    tests and loops; a set's order is not known: ("dict", items, "set"))."""
+    if len(node.elts) > MAX_DICT or not all(isinstance(e, ast.Constant) for e in node.elts):
+        return None
+    items = tuple((e.value, ("v",)) for e in node.elts)
+    return ("dict", items, "set") if isinstance(node, ast.Set) else ("dict", items)
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _anchor(call: ast.Call, name: str, package: str) -> str | None:
@@ -613,8 +962,11 @@ def _literal_values(node) -> tuple | None:
     """The values a `for` over a literal tuple/list of constants or a constant `range(...)`
     takes, or None."""
     if isinstance(node, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Constant) for e in node.elts):
-        return tuple(e.value for e in node.elts) if len(node.elts) <= MAX_LOOP_VALUES else None
+            isinstance(e, ast.Constant) or isinstance(e, ast.Tuple) and all(
+                isinstance(x, ast.Constant) for x in e.elts) for e in node.elts):
+        # constants, or tuples of them (`for name, version in [("a", "1.0"), ...]`)
+        return tuple(e.value if isinstance(e, ast.Constant) else tuple(x.value for x in e.elts)
+                     for e in node.elts) if len(node.elts) <= MAX_LOOP_VALUES else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3 and \
             all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
@@ -723,6 +1075,46 @@ def _dynamic_call(call: ast.Call) -> str | None:
     return None
 
 
+def _bound_value(value: tuple | None) -> tuple | None:
+    """What a name bound under a computed key is bound to, when it can be followed: another
+    value read by name (("ref", ...)) or `getattr(module, name)` (("getattr", ...))."""
+    return value if value is not None and value[0] in ("ref", "getattr") else None
+
+
+def _setattr_key(call: ast.Call) -> tuple | None:
+    """The spelled name `setattr(sys.modules[__name__], name, value)` binds."""
+    if isinstance(call.func, ast.Name) and call.func.id == "setattr" and \
+            len(call.args) == 3 and not call.keywords and \
+            attr_chain(call.args[0].slice) == ("__name__", ()):
+        return spell(call.args[1])
+    return None
+
+
+def _update_call(call: ast.Call):
+    """The one mapping argument of `globals().update(mapping)`, else None."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "update" and len(call.args) == 1 \
+            and not call.keywords and func.value.func.id == "globals":
+        return call.args[0]
+    return None
+
+
+def _update_names(call: ast.Call) -> tuple[str, ...] | None:
+    """The keys of `globals().update({literal dict})`, when they are all strings."""
+    arg = _update_call(call)
+    if isinstance(arg, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(
+            k.value, str) for k in arg.keys):
+        return tuple(k.value for k in arg.keys)
+    return None
+
+
+def _update_source(call: ast.Call) -> tuple | None:
+    """`globals().update(name)` -> ("ref", name, attrs) of the mapping, evaluated then."""
+    arg = _update_call(call)
+    chain = attr_chain(arg) if arg is not None else None
+    return ("ref", *chain) if chain is not None else None
+
+
 def _all_value(node, extend: bool) -> tuple | None:
     """`__all__` (or `__lazy_modules__`) spelled as literal lists, tuples or sets of strings
     and references to other lists (`a.__all__ + ["x"]`, `(*a.__all__, "x")`) -> (kind,
@@ -770,7 +1162,8 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
             target: TargetVersion = (3, 11), bodies: bool = True,
             lazy_lines: frozenset[int] = frozenset(),
             type_params: dict[int, frozenset[str]] | None = None,
-            source: bytes | str | None = None, def_spans: tuple = ()) -> ModuleFacts:
+            source: bytes | str | None = None, def_spans: tuple = (),
+            stub: tuple | None = None) -> ModuleFacts:
     """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
     functions get stubs (body None) that the simulator loads on the first call at import
     time; `def_spans` (skim) go with them, so that a body is loaded without a scan of the
@@ -782,6 +1175,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     ex.type_params = type_params or {}
     ex.tree = tree
     ex.source = source
+    ex.stub = stub
     body = ex.block(tree.body, TOP, "module")
     body = prune_reads(body, rebinding_globals(body))
     return ModuleFacts(name, path, is_package, body, future,
@@ -882,16 +1276,18 @@ def module_level_defs(tree: ast.Module):
 
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
                       target: TargetVersion = (3, 11), bodies: bool = True,
-                      nested: bool = True, compiles: bool = False) -> ModuleFacts:
+                      nested: bool = True, compiles: bool = False,
+                      stub: tuple | None = None) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem.
     `nested`: also find the imports below the top level (for the results cache).
     `compiles`: the caller knows the source compiles (bytecode.compiled_before), so without
-    `bodies` the function bodies need not be parsed at all (skim.py)."""
+    `bodies` the function bodies need not be parsed at all (skim.py). `stub`: the imports
+    of the module's `.pyi` (helpers.stub_imports), for lazy_loader.attach_stub."""
     facts = None
     if compiles and not bodies and isinstance(source, bytes):
-        facts = _skimmed_facts(source, name, path, is_package, target)
+        facts = _skimmed_facts(source, name, path, is_package, target, stub)
     if facts is None:
-        facts = _parsed_facts(source, name, path, is_package, target, bodies)
+        facts = _parsed_facts(source, name, path, is_package, target, bodies, stub)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports
@@ -899,14 +1295,14 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
 
 
 def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
-                   target: TargetVersion) -> ModuleFacts | None:
+                   target: TargetVersion, stub: tuple | None = None) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
     skimmed = _skeleton(source, path)
     if skimmed is None:
         return None
     return extract(skimmed[0], name, path, is_package, target, False, source=source,
-                   def_spans=skimmed[1])
+                   def_spans=skimmed[1], stub=stub)
 
 
 def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
@@ -927,7 +1323,8 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
 
 
 def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
-                  target: TargetVersion, bodies: bool) -> ModuleFacts:
+                  target: TargetVersion, bodies: bool, stub: tuple | None = None
+                  ) -> ModuleFacts:
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
     text = source  # what was parsed
@@ -950,7 +1347,7 @@ def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
     return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params,
-                   source=text)
+                   source=text, stub=stub)
 
 
 _INDENTED_IMPORT = re.compile(

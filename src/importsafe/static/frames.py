@@ -21,7 +21,13 @@ class SimUnknown(Exception):
 
 
 class FunctionReturn(Exception):
-    """A simulated function body reached `return` or `raise`."""
+    """A simulated function body reached `return` or `raise` (`raised`: what it raises)."""
+
+    def __init__(self, raised: str = "", context=None, value=None):
+        super().__init__(raised)
+        self.raised = raised
+        self.context = context  # the SimError being handled where it raised, if any
+        self.value = value  # what a `return name.attrs` returns, when it was read
 
 
 def may_exit(ev: If) -> bool:
@@ -42,14 +48,26 @@ _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
             "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def evaluate_test(test: tuple, frame) -> object:
+def evaluate_test(test: tuple, frame, lookup=None) -> object:
     """A function-body `if` test (conditions.runtime_test) from the literal values the call
-    left in parameters; UNDECIDED when anything it reads is not known."""
+    left in parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a
+    global's value, for `in` tests on a literal dict."""
     kind = test[0]
     if kind == "const":
         return test[1]
     if kind == "unknown":
         return UNDECIDED
+    if kind == "in":
+        value = frame.locals.get(test[1]) if test[1] in frame.local_names else None
+        box = test[2]
+        keys = box[1] if box[0] == "values" else None
+        if keys is None and lookup is not None:
+            table = lookup(box[1])
+            keys = tuple(k for k, _ in table[1]) if table is not None and \
+                table[0] == "dict" else None
+        if value is None or value[0] != "lit" or keys is None:
+            return UNDECIDED
+        return (value[1] in keys) != test[3]
     if kind == "name" or kind == "cmp":
         name = test[1] if kind == "name" else test[2]
         value = frame.locals.get(name) if name in frame.local_names else None
@@ -59,9 +77,9 @@ def evaluate_test(test: tuple, frame) -> object:
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
-        inner = evaluate_test(test[1], frame)
+        inner = evaluate_test(test[1], frame, lookup)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame) for part in test[1]]
+    results = [evaluate_test(part, frame, lookup) for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):
         return kind == "or"

@@ -13,6 +13,7 @@ from .discover import ModuleInfo
 from .events import FileProblem, LazyFacts, ModuleFacts
 from .files import read_regular
 from .facts import declared_global, facts_from_source, function_from_source
+from .helpers import stub_imports
 from .installed import analysed_tops
 from .layout import Target, find_top, scan
 from .parallel import map_streamed, no_cyclic_gc
@@ -28,7 +29,7 @@ PARALLEL_MIN_FILES = 400
 
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
                cache: FactsCache | None = None) -> ModuleFacts:
-    def make(source: bytes, digest: str | None) -> ModuleFacts:
+    def make(source: bytes, digest: str | None, stub: bytes | None = None) -> ModuleFacts:
         # a source CPython compiled before has no syntax error to find in a function body:
         # facts with stubs need not parse the bodies then (skim.py)
         compiles = not bodies and compiled_before(info.path, source)
@@ -36,7 +37,8 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
         # exists exactly when the facts cache does
         facts = complete(facts_from_source(source, info.name, info.path,
                                            info.kind == "package", target_version, bodies,
-                                           nested=cache is not None, compiles=compiles),
+                                           nested=cache is not None, compiles=compiles,
+                                           stub=stub_imports(stub) if stub else None),
                          source)
         return replace(facts, digest=digest) if digest is not None else facts
 
@@ -56,7 +58,7 @@ def read_functions(info: ModuleInfo, target_version=(3, 11),
     if cache is None:
         return FunctionsOnDemand(info, target_version, future, spans)
 
-    def make(source: bytes, digest: str | None) -> "EncodedFunctions":
+    def make(source: bytes, digest: str | None, stub=None) -> "EncodedFunctions":
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
                                   target_version, bodies=True, nested=False)
         return cache.pack_functions(functions_of(facts.body))
@@ -133,7 +135,8 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
     unchanged, the digest is its summary's and the file is not even read.
     `unreadable(OSError)` when it cannot be read."""
     known = cache.summaries.get(info.path) if cache is not None else None
-    if known is not None:  # unchanged since its digest was taken: not even read
+    if known is not None and not known.digest.startswith(WITH_STUB):
+        # unchanged since its digest was taken: not even read
         found = cache.get(cache.key(known.digest, info.name, info.path, info.kind,
                                     target_version, flavour))
         if found is not None:
@@ -142,16 +145,34 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
         source = read_bytes(info.path)
     except OSError as exc:
         return unreadable(exc)
+    stub = read_stub(info.path, source)
     if cache is None:
-        return make(source, None)
+        return make(source, None, stub)
     import hashlib  # here, not at module level: loading OpenSSL slows every start
-    digest = hashlib.sha256(source).hexdigest()
+    digest = hashlib.sha256(source if stub is None else source + b"\0" + stub).hexdigest()
+    if stub is not None:
+        digest = WITH_STUB + digest
     key = cache.key(digest, info.name, info.path, info.kind, target_version, flavour)
     found = cache.get(key)
     if found is None:
-        found = make(source, digest)
+        found = make(source, digest, stub)
         cache.put(key, found)
     return found
+
+
+# a digest over the module's source and its `.pyi` stub, which lazy_loader.attach_stub reads:
+# the run cache sees changes of the source file only, so such a module is read every run
+WITH_STUB = "stub:"
+
+
+def read_stub(path: str, source: bytes) -> bytes | None:
+    """The `.pyi` next to a module that calls lazy_loader's attach_stub, if there is one."""
+    if b"attach_stub" not in source:
+        return None
+    try:
+        return read_bytes(os.path.splitext(path)[0] + ".pyi")
+    except OSError:
+        return None
 
 
 def read_bytes(path: str) -> bytes:
@@ -184,7 +205,8 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
         # parsed as usual
         for i in todo:
             found_summary = cache.summaries.get(i.path)
-            if found_summary is not None and found_summary.name == i.name:
+            if found_summary is not None and found_summary.name == i.name and \
+                    not found_summary.digest.startswith(WITH_STUB):
                 into.add_summary(i.name, found_summary)
                 found[i.name] = found_summary
                 if take is not None:

@@ -15,11 +15,13 @@ from .discover import ModuleInfo
 from .frames import (
     UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
 )
+from .computed import ComputedImports
+from .namespaces import ComputedNames
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program, dynamic_reason
 from .events import (
-    LOOP_ELSE, Bind, Call, ClassBody, Def, Del, Dynamic, Exit, If, Import, ImportFrom, Raise,
-    SetAttr, Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, Exit, ForEach, GetAttr,
+    If, Import, ImportFrom, Raise, SetAttr, Try, Use,
 )
 from .problems import NESTING_UNKNOWN  # noqa: I001 - see exec_module
 from .events import (  # noqa: I001 - apart: the process-exit marker (problems.py)
@@ -45,10 +47,10 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 MODULE_OBJECT_ATTRS = frozenset(dir(types.ModuleType)) | frozenset(
     dir(types.ModuleType("m"))) | {"__file__", "__cached__", "__builtins__", "__path__"}
 MAX_CALL_DEPTH = 30
-MAX_REENTRY = 2
+MAX_REENTRY = 3
 
 
-class Simulator(LazyImports, ImportState):
+class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -256,19 +258,23 @@ class Simulator(LazyImports, ImportState):
             msg = f"module '{st.name}' has no attribute '{attr}'"
         return self.error("AttributeError", st.name, attr, msg)
 
-    def _undecidable(self, st: ModState, attr: str) -> None:
-        """Raise SimUnknown when `st` may bind `attr` in ways facts cannot follow."""
-        if self.ns_get(st, "__getattr__") is not MISSING:
-            raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for '{attr}'")
+    def _undecidable(self, st: ModState, attr: str, reading: bool = False) -> bool:
+        """True when the module's `__getattr__` answers for `attr` (replayed); raise
+        SimUnknown when `st` may bind `attr` in ways facts cannot follow. `reading`: an
+        attribute access, where an AttributeError inside `__getattr__` propagates as is."""
+        if self.module_getattr(st, attr, reading):
+            return True
         reason = dynamic_reason(self.dynamic_of(st), attr)
         if reason and f"{st.name}.{attr}" not in self.index:
             # (a dynamic binding is assumed not to shadow a submodule of the same name)
             raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {reason}")
+        return False
 
     # -- values ---------------------------------------------------------------------------
     def getattr_value(self, value, attr: str):
         if value[0] != "m":
-            return OPAQUE
+            # pkgutil's ModuleInfo of a listing replayed (computed.py): its name is known
+            return ("lit", value[1]) if value[0] == "modinfo" and attr == "name" else OPAQUE
         st = self.deref(value)
         if st is None or st.opaque:
             return OPAQUE
@@ -277,7 +283,8 @@ class Simulator(LazyImports, ImportState):
             return self.lazy_value(st, attr, found) if found[0] == "z" else found
         if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
             return OPAQUE
-        self._undecidable(st, attr)
+        if self._undecidable(st, attr, reading=True):
+            return self.answer  # what the module's __getattr__ returned, if known
         raise self.attr_error(st, attr)
 
     def import_from(self, value, name: str):
@@ -301,7 +308,8 @@ class Simulator(LazyImports, ImportState):
             # for a submodule in sys.modules, a module __getattr__ asked for its name imports
             # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
             # sys.modules: both give the submodule (an assumption, docs/modelled.md)
-            self._undecidable(st, name)
+            if self._undecidable(st, name):
+                return self.answer
         if present:
             return self.ref(full)
         where = "partially initialized module " if self.status_of(st) == "running" else ""
@@ -330,6 +338,15 @@ class Simulator(LazyImports, ImportState):
         if reason:
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
+
+    def global_value(self, name: str, frame: Frame_):
+        """The value a function's global `name` holds now, or None (never raises)."""
+        if name in frame.local_names:
+            return None
+        try:
+            return self.lookup(name, frame)
+        except (SimError, SimUnknown):
+            return None
 
     def resolve(self, name: str, attrs: tuple, frame: Frame_):
         value = self.lookup(name, frame)
@@ -365,6 +382,9 @@ class Simulator(LazyImports, ImportState):
             if module is not None:
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    ev.passed)
+        elif value[0] == "v" and frame is self.asking and not ev.attrs and \
+                self.unresolved is None:
+            self.unresolved = self.made_in_code(ev.name, frame)
 
     def call_function(self, module: ModState, func, passed=None) -> None:
         # CPython re-enters a running function (a decorator calling back into it); we do too,
@@ -402,7 +422,13 @@ class Simulator(LazyImports, ImportState):
             self.calls.pop()
 
     def e_Exit(self, ev: Exit, frame):
-        raise FunctionReturn()
+        value = None
+        if ev.value is not None and frame is self.asking:  # what a __getattr__ answers
+            try:
+                value = self.resolve(ev.value[1], ev.value[2], frame)
+            except (SimError, SimUnknown):
+                value = None
+        raise FunctionReturn(ev.exception, self.handled, value)
 
     def e_Raise(self, ev: Raise, frame):
         if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
@@ -469,10 +495,18 @@ class Simulator(LazyImports, ImportState):
                             raise
                         self._import_missing(f"{st.name}.{n}")
                 continue
-            # a submodule on disk is imported here, whatever hasattr() says: a module
+            # hasattr() asks a module __getattr__ (replayed when it is a known function);
+            # else a submodule on disk is imported here, whatever hasattr() says: a module
             # __getattr__ asked for its name is assumed to import it or to raise
             # AttributeError, not to answer with another object (docs/modelled.md); and
             # a name that is no submodule fails to import quietly whatever hasattr says
+            getter = self.ns_get(st, "__getattr__")
+            if getter is not MISSING and getter[0] == "f":
+                try:
+                    if self.module_getattr(st, n):
+                        continue
+                except SimUnknown:
+                    pass
             self._import_missing(f"{st.name}.{n}")
 
     def _import_missing(self, full: str) -> None:
@@ -526,6 +560,21 @@ class Simulator(LazyImports, ImportState):
             elif kind == "module":
                 value = self.ref(spec[1] if spec[2] == "import_module" else
                                  spec[1].partition(".")[0])
+            elif kind == "computed":
+                value = self.last_import
+            elif kind == "str":
+                value = self.string_value(spec[1], frame)
+            elif kind == "dict":
+                value = spec
+            elif kind == "comp":
+                value = self.list_value(spec, frame)
+            elif kind == "item":
+                value = self.item_value(spec, frame)
+            elif kind == "getattr":
+                value = self.getattr_call(spec, frame)
+            elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
+                names = self._all_names(spec[1], frame)  # names added up: a list, if known
+                value = ("all", names) if names is not None else OPAQUE
             elif kind == "all":
                 value = ("all", self._all_names(spec[1], frame))
             elif kind == "all+":
@@ -548,10 +597,10 @@ class Simulator(LazyImports, ImportState):
             if isinstance(part, str):
                 names.append(part)
                 continue
-            value = self.resolve(part[1], part[2], frame)
-            if value[0] != "all" or value[1] is None:
+            listed = self.names_in(self.resolve(part[1], part[2], frame))
+            if listed is None:
                 return None
-            names.extend(value[1])
+            names.extend(listed)
         return tuple(names)
 
     def e_SetAttr(self, ev: SetAttr, frame):
@@ -581,6 +630,8 @@ class Simulator(LazyImports, ImportState):
             # loader) is assumed to answer every name, as an external module does
             self.write(frame.module, "wildcard", None)
             return
+        if (ev.key is not None or ev.update is not None) and self.bind_computed(ev, frame):
+            return
         reason = f"{ev.reason} (line {ev.line})"
         self.write(frame.module, "dynamic", ((ev.prefix, reason),) if ev.prefix else reason)
 
@@ -597,7 +648,7 @@ class Simulator(LazyImports, ImportState):
     def e_If(self, ev: If, frame):
         cond = ev.cond
         if cond == "unknown" and ev.test is not None and frame.kind == "function":
-            decided = evaluate_test(ev.test, frame)
+            decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":
@@ -641,7 +692,11 @@ class Simulator(LazyImports, ImportState):
                     raise
                 if handler.name:
                     self.bind(handler.name, OPAQUE, frame)
-                self.exec_block(handler.body, frame)
+                saved, self.handled = self.handled, err
+                try:
+                    self.exec_block(handler.body, frame)
+                finally:
+                    self.handled = saved
             else:
                 self.exec_block(ev.orelse, frame)
         finally:
@@ -796,7 +851,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try)}
+    Try, ComputedImport, GetAttr, ForEach)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:

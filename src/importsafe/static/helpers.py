@@ -1,0 +1,165 @@
+"""Widespread lazy-loading helpers, modelled by their documented semantics as builtins are:
+each becomes the module `__getattr__` (PEP 562) it stands for, written as Python source and
+extracted like any function, so the simulator replays it for the name asked.
+
+- scientific-python's `lazy_loader.attach(__name__, submodules, submod_attrs)` (and
+  `attach_stub(__name__, __file__)` with the stub's imports): a listed submodule is imported
+  and returned; a listed attribute is read from its submodule after importing it (and put on
+  the package when it shares the submodule's name); any other name raises AttributeError.
+  `__all__` is the sorted names. Its EAGER_IMPORT switch is taken as unset, the ordinary
+  environment.
+- matplotlib's `@_api.caching_module_getattr class __getattr__:` with `name =
+  property(lambda self: <expr>)` entries: a property's name answers with the expression (run
+  when asked; `self.<other property>` is that property's expression), any other name raises
+  AttributeError.
+"""
+from __future__ import annotations
+
+import ast
+
+LAZY_LOADER = "lazy_loader"
+_PARAM = "_importsafe_name"
+
+
+def lazy_attach(call: ast.Call, kind: str, package: str, stub: tuple | None
+                ) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
+    """(the `__getattr__` def, `__all__`) of `attach(...)` / `attach_stub(...)` (`stub`: its
+    (submodules, {submodule: attrs}) read from the .pyi), or None when its arguments are
+    not literal or not this module's own name."""
+    if not call.args or not (isinstance(call.args[0], ast.Name) and
+                             call.args[0].id == "__name__"):
+        return None
+    if kind == "attach_stub":
+        if stub is None or len(call.args) != 2 or call.keywords:
+            return None
+        submodules, attrs = stub
+    else:
+        given = dict(zip(("submodules", "submod_attrs"), call.args[1:]))
+        given.update((k.arg, k.value) for k in call.keywords)
+        if len(call.args) > 3 or set(given) - {"submodules", "submod_attrs"}:
+            return None
+        try:
+            submodules = tuple(ast.literal_eval(given["submodules"])) \
+                if "submodules" in given else ()
+            table = ast.literal_eval(given["submod_attrs"]) if "submod_attrs" in given else {}
+            attrs = {mod: tuple(names) for mod, names in (table or {}).items()}
+        except (ValueError, TypeError, SyntaxError, AttributeError):
+            return None
+    strings = all(isinstance(s, str) for s in (*submodules, *attrs, *(
+        a for names in attrs.values() for a in names)))
+    if not strings:
+        return None
+    owner = {attr: mod for mod, names in attrs.items() for attr in names}
+    lines = [f"def __getattr__({_PARAM}):"]
+    for sub in sorted(set(submodules)):
+        lines += [f"    if {_PARAM} == {sub!r}:",
+                  f"        import {package}.{sub} as _importsafe_m",
+                  "        return _importsafe_m"]
+    for attr, mod in owner.items():
+        if attr in submodules:
+            continue
+        lines += [f"    if {_PARAM} == {attr!r}:",
+                  f"        import {package}.{mod} as _importsafe_m",
+                  f"        _importsafe_r = _importsafe_m.{attr}" if attr.isidentifier() else
+                  f"        _importsafe_r = getattr(_importsafe_m, {attr!r})"]
+        if attr == mod:
+            lines += [f"        globals()[{attr!r}] = _importsafe_r"]
+        lines += ["        return _importsafe_r"]
+    lines.append(f"    raise AttributeError({_PARAM})")
+    return _def("\n".join(lines), call.lineno), tuple(sorted(set(submodules) | set(owner)))
+
+
+def stub_imports(source: bytes) -> tuple | None:
+    """lazy_loader's _StubVisitor over a stub: (submodules, {submodule: attrs}); None when
+    attach_stub would raise (not `from .x import` forms, a star) or it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    submodules: list[str] = []
+    attrs: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level != 1 or any(a.name == "*" for a in node.names):
+            return None
+        if node.module:
+            attrs.setdefault(node.module, []).extend(a.name for a in node.names)
+        else:
+            submodules.extend(a.name for a in node.names)
+    return tuple(submodules), {k: tuple(v) for k, v in attrs.items()}
+
+
+def caching_getattr(node: ast.ClassDef) -> ast.FunctionDef | None:
+    """The `__getattr__` a `@caching_module_getattr` class stands for, or None when one of
+    its entries is not `name = property(lambda self: <expr>)` over what we can follow."""
+    if node.name != "__getattr__" or len(node.decorator_list) != 1 or node.bases or \
+            node.keywords or _last_name(node.decorator_list[0]) != "caching_module_getattr":
+        return None
+    props: dict[str, ast.expr] = {}
+    for stmt in node.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # a docstring
+        value = stmt.value if isinstance(stmt, ast.Assign) else None
+        if value is None or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) \
+                or not _is_property_lambda(value):
+            return None
+        props[stmt.targets[0].id] = value.args[0].body
+    lines = [f"def __getattr__({_PARAM}):"]
+    for name, body in props.items():
+        expr = _inline(body, props, 0)
+        if expr is None:
+            return None
+        lines += [f"    if {_PARAM} == {name!r}:", f"        return {ast.unparse(expr)}"]
+    lines.append(f"    raise AttributeError({_PARAM})")
+    return _def("\n".join(lines), node.lineno)
+
+
+def _is_property_lambda(value) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+        value.func.id == "property" and len(value.args) == 1 and not value.keywords and \
+        isinstance(value.args[0], ast.Lambda) and \
+        [a.arg for a in value.args[0].args.args] == ["self"]
+
+
+def _inline(body: ast.expr, props: dict, depth: int) -> ast.expr | None:
+    """`body` with `self.<property>` replaced by that property's expression; None when it
+    uses `self` otherwise or the properties refer to each other in a loop."""
+    if depth > len(props):
+        return None
+
+    class Inline(ast.NodeTransformer):
+        failed = False
+
+        def visit_Attribute(self, n):
+            if isinstance(n.value, ast.Name) and n.value.id == "self":
+                inner = _inline(props[n.attr], props, depth + 1) if n.attr in props else None
+                if inner is None:
+                    self.failed = True
+                    return n
+                return inner
+            return self.generic_visit(n)
+
+        def visit_Name(self, n):
+            if n.id == "self" or n.id == _PARAM:
+                self.failed = True
+            return n
+
+    fixer = Inline()
+    out = fixer.visit(ast.parse(ast.unparse(body), mode="eval").body)
+    return None if fixer.failed else out
+
+
+def _last_name(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _def(source: str, line: int) -> ast.FunctionDef:
+    """The def in `source`, every node of it placed on `line` (where the helper is used)."""
+    node = ast.parse(source).body[0]
+    for n in ast.walk(node):
+        if hasattr(n, "lineno"):
+            n.lineno = n.end_lineno = line
+    return node

@@ -1,0 +1,1 @@
+# R20: an empty package.

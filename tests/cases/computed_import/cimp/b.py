@@ -1,0 +1,2 @@
+# R20: the other half of a's cycle.
+from cimp.a import X  # noqa: F401

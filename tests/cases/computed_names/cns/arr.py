@@ -1,0 +1,5 @@
+from . import ufuncs as u
+
+
+class A:
+    c = u.alpha

@@ -1,0 +1,1 @@
+from .attrs import get_two

@@ -1,0 +1,3 @@
+from .ufuncs import *  # noqa: F403
+
+x = beta  # noqa: F405

@@ -1,0 +1,1 @@
+from .unknown_key import dflt as z

@@ -1,0 +1,1 @@
+from .upd import height

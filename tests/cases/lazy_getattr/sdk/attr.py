@@ -1,0 +1,4 @@
+# R22: an attribute read through the loader.
+import sdk
+
+H = sdk.Helper

@@ -1,0 +1,3 @@
+# R22: a leaf.
+class Helper:
+    pass

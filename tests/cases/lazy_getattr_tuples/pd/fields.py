@@ -1,0 +1,5 @@
+from pd.main import Model  # noqa: F401
+
+
+class Field:
+    pass

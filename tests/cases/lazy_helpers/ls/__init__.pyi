@@ -1,0 +1,4 @@
+__all__ = ["ops", "blur", "sharpen"]
+
+from . import ops, plain
+from .filters import blur, sharpen

@@ -1,0 +1,3 @@
+import ls
+
+z = ls.plain.Z

@@ -1,0 +1,3 @@
+from ls import blur  # noqa: F401
+
+X = 1

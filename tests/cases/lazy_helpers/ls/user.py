@@ -1,0 +1,1 @@
+from ls import sharpen  # noqa: F401

@@ -1,0 +1,1 @@
+from lz import compute  # noqa: F401

@@ -1,0 +1,3 @@
+import lz
+
+x = lz.sub.X

@@ -1,0 +1,1 @@
+from lz import same  # noqa: F401

@@ -1,0 +1,1 @@
+from lz import nothing  # noqa: F401

@@ -1,0 +1,1 @@
+from lz import *  # noqa: F403  (__all__ lists the names: each is asked of the loader)

@@ -1,0 +1,3 @@
+import mg
+
+V = mg.__version_info__

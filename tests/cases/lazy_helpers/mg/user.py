@@ -1,0 +1,1 @@
+import mg.early  # noqa: F401

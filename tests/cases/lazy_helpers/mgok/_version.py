@@ -1,0 +1,3 @@
+from mgok import READY  # noqa: F401
+
+version = "1.0"

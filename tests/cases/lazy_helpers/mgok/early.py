@@ -1,0 +1,3 @@
+import mgok
+
+V = mgok.__version_info__

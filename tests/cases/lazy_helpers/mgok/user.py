@@ -1,0 +1,1 @@
+import mgok.early  # noqa: F401

@@ -1,0 +1,1 @@
+# R21: an empty package.

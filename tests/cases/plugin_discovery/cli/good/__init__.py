@@ -1,0 +1,1 @@
+# R21: the good plugins package.

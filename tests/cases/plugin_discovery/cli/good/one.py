@@ -1,0 +1,2 @@
+# R21: a plugin reading Base from the registry.
+from cli.registry import Base  # noqa: F401

@@ -1,0 +1,1 @@
+# R21: a subpackage of plugins.
