@@ -158,12 +158,21 @@ def _shadowed(parts: tuple, shadow) -> bool:
     return False
 
 
-def passed_arguments(call: ast.Call) -> tuple[int, tuple[str, ...], int] | None:
-    """(number of positional arguments, keyword names, 0), or None with *args / **kwargs."""
+def passed_arguments(call: ast.Call) -> tuple | None:
+    """(number of positional arguments, keyword names, 0, the literal arguments: (position or
+    keyword, value) pairs), or None with *args / **kwargs."""
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
         return None
-    return len(call.args), tuple(k.arg for k in call.keywords), 0
+    literals = tuple((i, a.value) for i, a in enumerate(call.args) if _literal(a)) + \
+        tuple((k.arg, k.value.value) for k in call.keywords if _literal(k.value))
+    return len(call.args), tuple(k.arg for k in call.keywords), 0, literals
+
+
+def _literal(node) -> bool:
+    """A constant a called function's conditions and import names may use."""
+    return node.__class__ is ast.Constant and (node.value is None or node.value.__class__ in (
+        bool, int, str) and (node.value.__class__ is not str or len(node.value) < 256))
 
 
 def _target_names(node, out: list[str]) -> None:

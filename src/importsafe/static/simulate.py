@@ -404,13 +404,20 @@ class Simulator(LazyImports, ComputedImports, ComputedNames, ImportState):
         self.calls.append(id(func))
         frame = Frame_("function", module, func.local_names, func.global_names)
         if passed is not None:  # parameters left to a literal default have a known value
-            n_positional, keywords, objects = passed
+            n_positional, keywords, objects = passed[:3]
             given = set(func.positional[:n_positional]) | set(keywords)
             for name, value in func.defaults:
                 if name not in given:
                     frame.locals[name] = ("lit", value)
             for name in func.positional[:objects]:
                 frame.locals[name] = ("obj",)  # an object: truthy, not None, no literal
+            if len(passed) > 3:  # literal arguments: their parameters have a known value
+                params = set(func.positional) | {n for n, _ in func.defaults}
+                for key, value in passed[3]:
+                    name = key if key.__class__ is str else \
+                        func.positional[key] if key < len(func.positional) else None
+                    if name in params:
+                        frame.locals[name] = ("lit", value)
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn:
