@@ -7,9 +7,16 @@ import importsafe
 SRC = Path(__file__).resolve().parents[1] / "src" / "importsafe"
 
 
+# they load their sibling files by path (they run in the user's interpreter, where importsafe
+# is not importable), which the static analysis does not replay: `run` checks them below
+BY_PATH = {"importsafe.dynamic.lazyemu", "importsafe.dynamic.lazyrewrite"}
+
+
 def test_importsafe_is_import_order_safe():
     static = importsafe.check([str(SRC)])
-    assert [(r.entry, r.mode) for r in static.results if r.outcome != "ok"] == []
+    assert [(r.entry, r.mode) for r in static.results if r.outcome != "ok"
+            and not (r.entry in BY_PATH and r.outcome == "unknown"
+                     and "exec_module()" in r.reason)] == []
     real = importsafe.run([str(SRC)])
     assert [(r.entry, r.mode, r.outcome) for r in real.results if r.outcome != "ok"] == []
     assert len(real.results) == len(static.results) > 60

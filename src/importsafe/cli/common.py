@@ -3,7 +3,6 @@ exit codes and the progress bar."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 from contextlib import contextmanager
@@ -15,24 +14,21 @@ from ..config.project import default_paths
 from ..config.settings import ConfigError, load_config
 
 
-def _lazy(name: str):
-    """`name`, loaded on first attribute access (importlib's LazyLoader): a warm `check` of
-    an unchanged tree is answered from the run cache without loading the analyser, the
-    dynamic runner or rich."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+class _Lazy:
+    """The module `name`, imported on first attribute access: a warm `check` of an unchanged
+    tree is answered from the run cache without loading the analyser, the dynamic runner or
+    rich."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        return getattr(importlib.import_module(self._name), attr)
 
 
-api = _lazy("importsafe.api")
-suppress = _lazy("importsafe.policy.suppress")
-shard = _lazy("importsafe.integrations.shard")
+api = _Lazy("importsafe.api")
+suppress = _Lazy("importsafe.policy.suppress")
+shard = _Lazy("importsafe.integrations.shard")
 
 
 def Console(**kwargs):  # noqa: N802 - rich's class, loaded when first needed
