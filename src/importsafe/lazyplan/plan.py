@@ -98,9 +98,7 @@ def lazy_program(program: Program, lazy: set) -> Program:
     for module, wanted in lines.items():
         if module in facts:
             facts[module] = replace(facts[module], body=_flip(facts[module].body, wanted))
-    return Program(program.index, facts, load_bodies=program.load_bodies,
-                   target_version=program.target_version,
-                   load_functions=program.load_functions)
+    return program.sharing_bodies(facts)
 
 
 def _flip(events: tuple, lines: set[int]) -> tuple:
