@@ -10,7 +10,8 @@ from typing import Iterable, Sequence
 from ..api import deep_recursion, load
 from ..fix.apply import read_text, write_patches
 from ..fix.plan import patched_program
-from ..static.parallel import no_cyclic_gc
+from ..static.parallel import beside, map_streamed, no_cyclic_gc
+from ..static.parse import PARALLEL_MIN_FILES
 from ..static.simulate import traced_run
 from .effects import Engine
 from .plan import (CHECKED_MODES, LISTED, SYNTAX, check_plan, filter_module, lazy_program,
@@ -87,16 +88,26 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     workers = jobs or os.cpu_count() or 1
     index = program.index
     sources, problems = _sources(index)
+    entries = loaded.entries
+    packages = tuple(sorted({e.partition(".")[0] for e in entries}))
     with no_cyclic_gc(), deep_recursion():
-        found = _effects(program, sources, effects)
-        modules = module_verdicts(found.effects, found.reads, found.readers, set(found.scans),
-                                  loaded.roots, found.engine.lineage)
-        entries = loaded.entries
-        base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")],
-                            workers)
-        packages = tuple(sorted({e.partition(".")[0] for e in entries}))
         closures, ran, trace = _package_runs(program, packages)
-        verdicts = _verdicts(program, found, modules, entries, sources, closures, ran, trace)
+
+        scans = _scans(program, sources, workers)
+
+        def analyse():
+            found = _effects(program, sources, effects, scans)
+            modules = module_verdicts(found.effects, found.reads, found.readers,
+                                      set(found.scans), loaded.roots, found.engine.lineage)
+            verdicts = _verdicts(program, found, modules, entries, sources, closures, ran,
+                                 trace)
+            return verdicts, modules, found.engine.assumed
+        # the effect analysis in a child while this process simulates the first imports
+        # today (which leaves the function bodies they parse here, for the plan's check)
+        with beside(analyse, workers) as analysis:
+            base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")],
+                                max(1, workers - 1))
+            verdicts, modules, found_assumed = analysis()
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
         unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
@@ -111,7 +122,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
                          key=lambda v: (v.file, v.line)))
     analysed = {n: modules[n] for n in entries if n in modules}
-    assumed = {n: tuple(sorted(v)) for n, v in found.engine.assumed.items() if n in analysed}
+    assumed = {n: tuple(sorted(v)) for n, v in found_assumed.items() if n in analysed}
     return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
                     after, benefit, assumed, packages, tuple(target_version),
                     filter_text=filter_module(set(lazy), list(final), packages),
@@ -127,10 +138,21 @@ class _Found:
     readers: Readers
 
 
-def _effects(program, sources: dict, overrides: dict | None) -> _Found:
+def _scans(program, sources: dict, workers: int) -> dict:
+    """Module -> its ModuleScan, in `workers` processes when there are many modules."""
     index, is_module = program.index, program.index.__contains__
-    scans = {n: scan_module(sources[n], n, index[n].path, index[n].kind == "package",
-                            is_module) for n in sorted(sources)}
+    names = sorted(sources)
+
+    def work(part):
+        for n in part:
+            yield scan_module(sources[n], n, index[n].path, index[n].kind == "package",
+                              is_module)
+    return dict(zip(names, map_streamed(work, names, workers if len(names) >=
+                                        PARALLEL_MIN_FILES else 1, every=64)))
+
+
+def _effects(program, sources: dict, overrides: dict | None, scans: dict) -> _Found:
+    index, is_module = program.index, program.index.__contains__
     engine = Engine(scans, sources.__getitem__, table(overrides), is_module)
     effects, reads = {}, {}
     for name in scans:

@@ -243,3 +243,55 @@ def _stop(children: list[tuple[int, int]]) -> None:
             pass  # gone already
         os.close(read_fd)
         os.waitpid(pid, 0)
+
+
+@contextmanager
+def beside(fn: Callable[[], R], workers: int) -> Iterator[Callable[[], R]]:
+    """fn() in a forked child while this process goes on (with more than one worker); yields
+    the function that waits for its result. With one worker, or no fork, that function
+    calls fn itself. The child is stopped if the block is left without its result.
+
+    Why: two stages that share nothing but their input (the plan's effect analysis and
+    its first simulations) take one core each."""
+    if workers <= 1 or not hasattr(os, "fork"):
+        yield fn
+        return
+    read_fd, write_fd = os.pipe()
+    _widen(write_fd)
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            try:
+                data = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:  # noqa: B902 - reported to the parent
+                data = pickle.dumps(("error", repr(exc)))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write_fd, view):]
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    waited = []
+
+    def result() -> R:
+        chunks = []
+        while True:
+            chunk = os.read(read_fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(read_fd)
+        waited.append(True)
+        _, status = os.waitpid(pid, 0)
+        if status != 0 or not chunks:
+            raise RuntimeError("worker died")
+        kind, found = pickle.loads(b"".join(chunks))
+        if kind != "ok":
+            raise RuntimeError(f"worker failed: {found}")
+        return found
+    try:
+        yield result
+    finally:
+        if not waited:
+            _stop([(pid, read_fd)])
