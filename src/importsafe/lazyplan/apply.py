@@ -93,10 +93,11 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     with no_cyclic_gc(), deep_recursion():
         closures, ran, trace = _package_runs(program, packages)
 
+        effect_table = table(effects)  # a bad extension is reported from here
         scans = _scans(program, sources, workers)
 
         def analyse():
-            found = _effects(program, sources, effects, scans)
+            found = _effects(program, sources, effect_table, scans)
             modules = module_verdicts(found.effects, found.reads, found.readers,
                                       set(found.scans), loaded.roots, found.engine.lineage)
             verdicts = _verdicts(program, found, modules, entries, sources, closures, ran,
@@ -151,9 +152,9 @@ def _scans(program, sources: dict, workers: int) -> dict:
                                         PARALLEL_MIN_FILES else 1, every=64)))
 
 
-def _effects(program, sources: dict, overrides: dict | None, scans: dict) -> _Found:
+def _effects(program, sources: dict, effect_table, scans: dict) -> _Found:
     index, is_module = program.index, program.index.__contains__
-    engine = Engine(scans, sources.__getitem__, table(overrides), is_module)
+    engine = Engine(scans, sources.__getitem__, effect_table, is_module)
     effects, reads = {}, {}
     for name in scans:
         effects[name], reads[name] = engine.module_effects(name)

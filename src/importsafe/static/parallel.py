@@ -264,8 +264,11 @@ def beside(fn: Callable[[], R], workers: int) -> Iterator[Callable[[], R]]:
         try:
             try:
                 data = pickle.dumps(("ok", fn()), protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:  # noqa: B902 - reported to the parent
-                data = pickle.dumps(("error", repr(exc)))
+            except BaseException as exc:  # noqa: B902 - raised again in the parent
+                try:
+                    data = pickle.dumps(("raise", exc))
+                except Exception:  # noqa: B902 - an exception that does not pickle
+                    data = pickle.dumps(("error", repr(exc)))
             view = memoryview(data)
             while view:
                 view = view[os.write(write_fd, view):]
@@ -287,6 +290,8 @@ def beside(fn: Callable[[], R], workers: int) -> Iterator[Callable[[], R]]:
         if status != 0 or not chunks:
             raise RuntimeError("worker died")
         kind, found = pickle.loads(b"".join(chunks))
+        if kind == "raise":
+            raise found
         if kind != "ok":
             raise RuntimeError(f"worker failed: {found}")
         return found
