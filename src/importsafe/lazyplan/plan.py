@@ -149,15 +149,22 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
             running.setdefault(module, []).append(stmt)
     todo = [(e, m) for e in entries for m in modes]
     after: dict = {}
+    under: dict = {}  # pair -> the plan its result in `after` was simulated with
     pairs = todo  # the first round and every confirming one: all of them
     for _ in range(MAX_ROUNDS):
+        plan = frozenset(lazy)
         after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
+        under.update(dict.fromkeys(pairs, plan))
         broken = [r for pair, r in after.items()
                   if base[pair].outcome == "ok" and r.outcome != "ok"]
         if not broken:
             if pairs is todo:
                 break
-            pairs = todo  # the broken ones work now: confirm nothing else broke
+            # the broken ones work now: confirm nothing else broke (a result simulated with
+            # this very plan stands: the simulation is a function of the plan)
+            pairs = [pair for pair in todo if under[pair] != plan]
+            if not pairs:
+                break
             continue
         pairs = [(r.entry, r.mode) for r in broken]
         culprits: set = set()
