@@ -16,7 +16,7 @@ from ..static.simulate import traced_run
 from .effects import Engine
 from .plan import (CHECKED_MODES, LISTED, SYNTAX, check_plan, filter_module, lazy_program,
                    loaded_modules, patches_for, simulate_all)
-from .readers import Readers
+from .readers import Readers, words_of
 from .scan import scan_module
 from .table import table
 from .order import Order
@@ -94,10 +94,10 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         closures, ran, trace = _package_runs(program, packages)
 
         effect_table = table(effects)  # a bad extension is reported from here
-        scans = _scans(program, sources, workers)
+        scans, words = _scans(program, sources, workers)
 
         def analyse():
-            found = _effects(program, sources, effect_table, scans)
+            found = _effects(program, sources, effect_table, scans, words)
             modules = module_verdicts(found.effects, found.reads, found.readers,
                                       set(found.scans), loaded.roots, found.engine.lineage)
             verdicts = _verdicts(program, found, modules, entries, sources, closures, ran,
@@ -139,20 +139,22 @@ class _Found:
     readers: Readers
 
 
-def _scans(program, sources: dict, workers: int) -> dict:
-    """Module -> its ModuleScan, in `workers` processes when there are many modules."""
+def _scans(program, sources: dict, workers: int) -> tuple[dict, dict]:
+    """Module -> its ModuleScan, and module -> the words of its source (readers.words_of),
+    in `workers` processes when there are many modules."""
     index, is_module = program.index, program.index.__contains__
     names = sorted(sources)
 
     def work(part):
         for n in part:
             yield scan_module(sources[n], n, index[n].path, index[n].kind == "package",
-                              is_module)
-    return dict(zip(names, map_streamed(work, names, workers if len(names) >=
-                                        PARALLEL_MIN_FILES else 1, every=64)))
+                              is_module), words_of(sources[n])
+    found = map_streamed(work, names, workers if len(names) >= PARALLEL_MIN_FILES else 1,
+                         every=64)
+    return {n: f[0] for n, f in zip(names, found)}, {n: f[1] for n, f in zip(names, found)}
 
 
-def _effects(program, sources: dict, effect_table, scans: dict) -> _Found:
+def _effects(program, sources: dict, effect_table, scans: dict, words: dict) -> _Found:
     index, is_module = program.index, program.index.__contains__
     engine = Engine(scans, sources.__getitem__, effect_table, is_module)
     effects, reads = {}, {}
@@ -163,7 +165,7 @@ def _effects(program, sources: dict, effect_table, scans: dict) -> _Found:
         for read, line in names.items():
             first[read] = min(first.get(read, line), line)
     return _Found(scans, engine, effects, reads,
-                  Readers(sources, {n: index[n].path for n in sources}))
+                  Readers(sources, {n: index[n].path for n in sources}, words))
 
 
 def _package_runs(program, packages):

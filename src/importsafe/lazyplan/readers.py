@@ -45,12 +45,18 @@ class Verdict:
     reader: Read | None = None
 
 
+def words_of(source: bytes) -> frozenset[bytes]:
+    """The words of a source with its strings and comments masked (what reads are found in)."""
+    return frozenset(_WORD.findall(masked(source) or source))
+
+
 class Readers:
     """Finds reads of names in the analysed sources, once per name."""
 
-    def __init__(self, sources: dict, paths: dict):
+    def __init__(self, sources: dict, paths: dict, words: dict | None = None):
         self.sources = sources  # module -> bytes
         self.paths = paths
+        self._of = words  # module -> words_of(its source), when the caller has them
         self._masked: dict[str, bytes] = {}
         self._found: dict[str, list[Read]] = {}
         self._memo: dict = {}
@@ -65,7 +71,8 @@ class Readers:
         if self._words is None:
             words: dict[bytes, list[str]] = {}
             for module in sorted(self.sources):
-                for w in set(_WORD.findall(self._text(module))):
+                found = self._of.get(module) if self._of is not None else None
+                for w in found if found is not None else words_of(self._text(module)):
                     words.setdefault(w, []).append(module)
             self._words = words
         return self._words.get(word, ())
