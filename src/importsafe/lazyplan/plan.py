@@ -151,8 +151,8 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
     after: dict = {}
     under: dict = {}  # pair -> the plan its result in `after` was simulated with
     pairs = todo  # the first round and every confirming one: all of them
+    plan = frozenset(lazy)  # a new object whenever the plan changes
     for _ in range(MAX_ROUNDS):
-        plan = frozenset(lazy)
         after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
         under.update(dict.fromkeys(pairs, plan))
         broken = [r for pair, r in after.items()
@@ -162,7 +162,7 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
                 break
             # the broken ones work now: confirm nothing else broke (a result simulated with
             # this very plan stands: the simulation is a function of the plan)
-            pairs = [pair for pair in todo if under[pair] != plan]
+            pairs = [pair for pair in todo if under[pair] is not plan]  # (not a set compare)
             if not pairs:
                 break
             continue
@@ -178,6 +178,7 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
             for c in culprits:
                 kept.setdefault(c, _reason(broken[0], program))
         lazy = normalize(lazy - culprits)
+        plan = frozenset(lazy)
     return Checked(frozenset(lazy), after, kept)
 
 
