@@ -10,12 +10,12 @@ from typing import Iterable, Sequence
 from ..api import deep_recursion, load
 from ..fix.apply import read_text, write_patches
 from ..fix.plan import patched_program
-from ..static.parallel import beside, map_streamed, no_cyclic_gc
+from ..static.parallel import map_streamed, no_cyclic_gc
 from ..static.parse import PARALLEL_MIN_FILES
-from ..static.simulate import traced_run
+from ..static.simulate import iter_pairs, traced_run
 from .effects import Engine
-from .plan import (CHECKED_MODES, LISTED, SYNTAX, check_plan, filter_module, lazy_program,
-                   loaded_modules, patches_for, simulate_all)
+from .plan import (CHECKED_MODES, LISTED, PARALLEL_MIN, SYNTAX, check_plan, filter_module,
+                   lazy_program, loaded_modules, patches_for, simulate_all)
 from .readers import Readers, words_of
 from .scan import scan_module
 from .table import table
@@ -96,19 +96,17 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         effect_table = table(effects)  # a bad extension is reported from here
         scans, words = _scans(program, sources, workers)
 
-        def analyse():
+        def analyse() -> _Analysis:
             found = _effects(program, sources, effect_table, scans, words)
-            modules = module_verdicts(found.effects, found.reads, found.readers,
-                                      set(found.scans), loaded.roots, found.engine.lineage)
-            verdicts = _verdicts(program, found, modules, entries, sources, closures, ran,
-                                 trace)
-            return verdicts, modules, found.engine.assumed
-        # the effect analysis in a child while this process simulates the first imports
-        # today (which leaves the function bodies they parse here, for the plan's check)
-        with beside(analyse, workers) as analysis:
-            base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")],
-                                max(1, workers - 1))
-            verdicts, modules, found_assumed = analysis()
+            return _Analysis(found.effects, found.reads, found.engine.called_reads,
+                             module_verdicts(found.effects, found.reads, found.readers,
+                                             set(scans), loaded.roots, found.engine.lineage),
+                             found.engine.assumed)
+        base, analysis = _first_runs(program, entries, analyse, workers)
+        _add_called_reads(scans, analysis.called_reads)
+        modules = analysis.modules
+        verdicts = _verdicts(program, scans, effect_table, analysis, entries, sources,
+                             closures, ran, trace)
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
         unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
@@ -123,7 +121,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
                          key=lambda v: (v.file, v.line)))
     analysed = {n: modules[n] for n in entries if n in modules}
-    assumed = {n: tuple(sorted(v)) for n, v in found_assumed.items() if n in analysed}
+    assumed = {n: tuple(sorted(v)) for n, v in analysis.assumed.items() if n in analysed}
     return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
                     after, benefit, assumed, packages, tuple(target_version),
                     filter_text=filter_module(set(lazy), list(final), packages),
@@ -137,6 +135,55 @@ class _Found:
     effects: dict
     reads: dict
     readers: Readers
+
+
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    """What the effect analysis sends back (from a child process, see _first_runs)."""
+    effects: dict
+    reads: dict
+    called_reads: dict  # see Engine.called_reads
+    modules: dict  # module -> ModuleVerdict
+    assumed: dict
+
+
+_ANALYSIS = ("the effect analysis",)  # its place among the first runs' items
+
+
+def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysis]:
+    """The first imports of today ((entry, mode) -> Result, modes normal and lazy) and
+    analyse(), which shares nothing with them: in `workers` processes that take the analysis
+    first (a child, at the front of its share) and the simulations as they go."""
+    pairs = [(e, m) for e in entries for m in ("normal", "lazy")]
+    if workers <= 1 or len(pairs) < PARALLEL_MIN:
+        return simulate_all(program, pairs), analyse()
+    at = (len(pairs) + 1) // workers  # where the second worker's share starts
+    items = [*pairs[:at], _ANALYSIS, *pairs[at:]]
+
+    def work(part):
+        held = []  # the analysis, done while iter_pairs asked for its next pair
+
+        def only_pairs():
+            for item in part:
+                if item is _ANALYSIS:
+                    held.append(analyse())
+                else:
+                    yield item
+        for result, _ in iter_pairs(only_pairs(), program):
+            yield from held
+            held.clear()
+            yield result
+        yield from held
+    found = map_streamed(work, items, workers, every=256)
+    return dict(zip(pairs, found[:at] + found[at + 1:])), found[at]
+
+
+def _add_called_reads(scans: dict, called_reads: dict) -> None:
+    """Names read by functions called at import time count as the module's own reads."""
+    for name, names in called_reads.items():
+        first = scans[name].first_reads
+        for read, line in names.items():
+            first[read] = min(first.get(read, line), line)
 
 
 def _scans(program, sources: dict, workers: int) -> tuple[dict, dict]:
@@ -160,10 +207,6 @@ def _effects(program, sources: dict, effect_table, scans: dict, words: dict) -> 
     effects, reads = {}, {}
     for name in scans:
         effects[name], reads[name] = engine.module_effects(name)
-    for name, names in engine.called_reads.items():  # read by functions called at import
-        first = scans[name].first_reads
-        for read, line in names.items():
-            first[read] = min(first.get(read, line), line)
     return _Found(scans, engine, effects, reads,
                   Readers(sources, {n: index[n].path for n in sources}, words))
 
@@ -182,21 +225,23 @@ def _package_runs(program, packages):
     return closures, ran, traces
 
 
-def _verdicts(program, found: _Found, modules, entries, sources, closures, ran, trace):
+def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, sources,
+              closures, ran, trace):
     is_module = program.index.__contains__
-    graph = import_graph(found.scans, is_module)
+    graph = import_graph(scans, is_module)
+    modules = analysis.modules
 
     def closure_of(stmt, module):
         if module in ran:
             return closures.get((module, stmt.line), set())
         return static_closure(stmt, module, graph, ran, is_module)
 
-    context = Context(modules, found.engine.table.modules, closure_of,
-                      Order(trace, found.scans, is_module), found.effects, found.reads,
+    context = Context(modules, effect_table.modules, closure_of,
+                      Order(trace, scans, is_module), analysis.effects, analysis.reads,
                       closures)
     out = []
     for module in entries:
-        scan = found.scans.get(module)
+        scan = scans.get(module)
         if scan is None:
             continue
         mentions = _mention_counter(sources[module])
