@@ -1,5 +1,6 @@
 """Use cases of the lazy-import plan: analyse, check, write. IO here: reading sources, and
-writing through fix.apply.write_patches (the plan's edits) or the filter module."""
+writing through fix.apply.write_patches (the plan's edits) or the filter module. The fix
+package (libcst, slow to import) loads only when edits are made."""
 from __future__ import annotations
 
 import os
@@ -8,8 +9,6 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from ..api import deep_recursion, load
-from ..fix.apply import read_text, write_patches
-from ..fix.plan import patched_program
 from ..static.parallel import map_streamed, no_cyclic_gc
 from ..static.parse import PARALLEL_MIN_FILES
 from ..static.simulate import iter_pairs, traced_run
@@ -257,6 +256,8 @@ def materialize(plan: LazyPlan) -> LazyPlan:
     first imports simulated again over the rewritten sources themselves."""
     if plan.patches or not plan.lazy:
         return plan
+    from ..fix.apply import read_text
+    from ..fix.plan import patched_program
     program = plan.program
     verdicts = list(plan.statements)
     as_lazy = tuple(patches_for(program, verdicts, set(plan.lazy), SYNTAX, read_text))
@@ -302,6 +303,7 @@ def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) 
                                      "nothing was written")
     written, problem = (), None
     if patches and plan.patches:
+        from ..fix.apply import write_patches
         written, problem = write_patches(plan.patches)
     filter_written = None
     if filter_path is not None and problem is None:
@@ -313,6 +315,7 @@ def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) 
 def _write_filter(path: str, text: str) -> str | None:
     """Write the filter module (a new file, or one this command wrote before), atomically."""
     if os.path.exists(path):
+        from ..fix.apply import read_text
         try:
             current = read_text(path)
         except (OSError, UnicodeDecodeError) as exc:

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..fix.plan import FilePatch
 from ..model import Result
 from ..static.events import If, Import, ImportFrom
 from ..static.parallel import map_streamed
 from ..static.simulate import iter_pairs, traced_run
 from ..static.state import Program
-from .rewrite import add_lazy_modules, make_lazy
 from .verdict import FAILS, MOVED, Reason, StatementVerdict
 
 SYNTAX, LISTED = "lazy", "__lazy_modules__"
@@ -70,6 +68,9 @@ def lines_of_listing(verdicts: list[StatementVerdict], listed: dict) -> set:
 
 
 def patches_for(program: Program, verdicts, lazy: set, style: str, read_text) -> list:
+    # libcst, loaded only when a plan is shown as edits or written (slow to import)
+    from ..fix.plan import FilePatch
+    from .rewrite import add_lazy_modules, make_lazy
     by_module: dict[str, set[int]] = {}
     for module, line in lazy:
         by_module.setdefault(module, set()).add(line)
