@@ -41,7 +41,7 @@ def lazy_plan(paths, source_roots, target_version, fmt, write, filter_path, show
 
     Exit 0 when the plan was computed (and written, with --write / --filter); 1 when
     writing was refused; 2 on a usage error."""
-    from ..lazyplan import apply  # libcst: loaded only by the commands that rewrite code
+    from ..lazyplan import apply  # loaded only by this command
     from ..lazyplan.table import TableError
     err = Console(stderr=True)
     try:

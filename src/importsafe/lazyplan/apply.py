@@ -1,5 +1,6 @@
 """Use cases of the lazy-import plan: analyse, check, write. IO here: reading sources, and
-writing through fix.apply.write_patches (the plan's edits) or the filter module."""
+writing through fix.apply.write_patches (the plan's edits) or the filter module. The fix
+package (libcst, slow to import) loads only when edits are made."""
 from __future__ import annotations
 
 import os
@@ -8,14 +9,13 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from ..api import deep_recursion, load
-from ..fix.apply import read_text, write_patches
-from ..fix.plan import patched_program
-from ..static.parallel import no_cyclic_gc
-from ..static.simulate import traced_run
+from ..static.parallel import map_streamed, no_cyclic_gc
+from ..static.parse import PARALLEL_MIN_FILES
+from ..static.simulate import iter_pairs, traced_run
 from .effects import Engine
-from .plan import (CHECKED_MODES, LISTED, SYNTAX, check_plan, filter_module, lazy_program,
-                   loaded_modules, patches_for, simulate_all)
-from .readers import Readers
+from .plan import (CHECKED_MODES, LISTED, PARALLEL_MIN, SYNTAX, check_plan, filter_module,
+                   lazy_program, loaded_modules, patches_for, simulate_all)
+from .readers import Readers, words_of
 from .scan import scan_module
 from .table import table
 from .order import Order
@@ -87,16 +87,25 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     workers = jobs or os.cpu_count() or 1
     index = program.index
     sources, problems = _sources(index)
+    entries = loaded.entries
+    packages = tuple(sorted({e.partition(".")[0] for e in entries}))
     with no_cyclic_gc(), deep_recursion():
-        found = _effects(program, sources, effects)
-        modules = module_verdicts(found.effects, found.reads, found.readers, set(found.scans),
-                                  loaded.roots, found.engine.lineage)
-        entries = loaded.entries
-        base = simulate_all(program, [(e, m) for e in entries for m in ("normal", "lazy")],
-                            workers)
-        packages = tuple(sorted({e.partition(".")[0] for e in entries}))
         closures, ran, trace = _package_runs(program, packages)
-        verdicts = _verdicts(program, found, modules, entries, sources, closures, ran, trace)
+
+        effect_table = table(effects)  # a bad extension is reported from here
+        scans, words = _scans(program, sources, workers)
+
+        def analyse() -> _Analysis:
+            found = _effects(program, sources, effect_table, scans, words)
+            return _Analysis(found.effects, found.reads, found.engine.called_reads,
+                             module_verdicts(found.effects, found.reads, found.readers,
+                                             set(scans), loaded.roots, found.engine.lineage),
+                             found.engine.assumed)
+        base, analysis = _first_runs(program, entries, analyse, workers)
+        _add_called_reads(scans, analysis.called_reads)
+        modules = analysis.modules
+        verdicts = _verdicts(program, scans, effect_table, analysis, entries, sources,
+                             closures, ran, trace)
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
         unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
@@ -111,7 +120,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
                          key=lambda v: (v.file, v.line)))
     analysed = {n: modules[n] for n in entries if n in modules}
-    assumed = {n: tuple(sorted(v)) for n, v in found.engine.assumed.items() if n in analysed}
+    assumed = {n: tuple(sorted(v)) for n, v in analysis.assumed.items() if n in analysed}
     return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
                     after, benefit, assumed, packages, tuple(target_version),
                     filter_text=filter_module(set(lazy), list(final), packages),
@@ -127,20 +136,78 @@ class _Found:
     readers: Readers
 
 
-def _effects(program, sources: dict, overrides: dict | None) -> _Found:
-    index, is_module = program.index, program.index.__contains__
-    scans = {n: scan_module(sources[n], n, index[n].path, index[n].kind == "package",
-                            is_module) for n in sorted(sources)}
-    engine = Engine(scans, sources.__getitem__, table(overrides), is_module)
-    effects, reads = {}, {}
-    for name in scans:
-        effects[name], reads[name] = engine.module_effects(name)
-    for name, names in engine.called_reads.items():  # read by functions called at import
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    """What the effect analysis sends back (from a child process, see _first_runs)."""
+    effects: dict
+    reads: dict
+    called_reads: dict  # see Engine.called_reads
+    modules: dict  # module -> ModuleVerdict
+    assumed: dict
+
+
+_ANALYSIS = ("the effect analysis",)  # its place among the first runs' items
+
+
+def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysis]:
+    """The first imports of today ((entry, mode) -> Result, modes normal and lazy) and
+    analyse(), which shares nothing with them: in `workers` processes that take the analysis
+    first (a child, at the front of its share) and the simulations as they go."""
+    pairs = [(e, m) for e in entries for m in ("normal", "lazy")]
+    if workers <= 1 or len(pairs) < PARALLEL_MIN:
+        return simulate_all(program, pairs), analyse()
+    at = (len(pairs) + 1) // workers  # where the second worker's share starts
+    items = [*pairs[:at], _ANALYSIS, *pairs[at:]]
+
+    def work(part):
+        held = []  # the analysis, done while iter_pairs asked for its next pair
+
+        def only_pairs():
+            for item in part:
+                if item is _ANALYSIS:
+                    held.append(analyse())
+                else:
+                    yield item
+        for result, _ in iter_pairs(only_pairs(), program):
+            yield from held
+            held.clear()
+            yield result
+        yield from held
+    found = map_streamed(work, items, workers, every=256)
+    return dict(zip(pairs, found[:at] + found[at + 1:])), found[at]
+
+
+def _add_called_reads(scans: dict, called_reads: dict) -> None:
+    """Names read by functions called at import time count as the module's own reads."""
+    for name, names in called_reads.items():
         first = scans[name].first_reads
         for read, line in names.items():
             first[read] = min(first.get(read, line), line)
+
+
+def _scans(program, sources: dict, workers: int) -> tuple[dict, dict]:
+    """Module -> its ModuleScan, and module -> the words of its source (readers.words_of),
+    in `workers` processes when there are many modules."""
+    index, is_module = program.index, program.index.__contains__
+    names = sorted(sources)
+
+    def work(part):
+        for n in part:
+            yield scan_module(sources[n], n, index[n].path, index[n].kind == "package",
+                              is_module), words_of(sources[n])
+    found = map_streamed(work, names, workers if len(names) >= PARALLEL_MIN_FILES else 1,
+                         every=64)
+    return {n: f[0] for n, f in zip(names, found)}, {n: f[1] for n, f in zip(names, found)}
+
+
+def _effects(program, sources: dict, effect_table, scans: dict, words: dict) -> _Found:
+    index, is_module = program.index, program.index.__contains__
+    engine = Engine(scans, sources.__getitem__, effect_table, is_module)
+    effects, reads = {}, {}
+    for name in scans:
+        effects[name], reads[name] = engine.module_effects(name)
     return _Found(scans, engine, effects, reads,
-                  Readers(sources, {n: index[n].path for n in sources}))
+                  Readers(sources, {n: index[n].path for n in sources}, words))
 
 
 def _package_runs(program, packages):
@@ -157,21 +224,23 @@ def _package_runs(program, packages):
     return closures, ran, traces
 
 
-def _verdicts(program, found: _Found, modules, entries, sources, closures, ran, trace):
+def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, sources,
+              closures, ran, trace):
     is_module = program.index.__contains__
-    graph = import_graph(found.scans, is_module)
+    graph = import_graph(scans, is_module)
+    modules = analysis.modules
 
     def closure_of(stmt, module):
         if module in ran:
             return closures.get((module, stmt.line), set())
         return static_closure(stmt, module, graph, ran, is_module)
 
-    context = Context(modules, found.engine.table.modules, closure_of,
-                      Order(trace, found.scans, is_module), found.effects, found.reads,
+    context = Context(modules, effect_table.modules, closure_of,
+                      Order(trace, scans, is_module), analysis.effects, analysis.reads,
                       closures)
     out = []
     for module in entries:
-        scan = found.scans.get(module)
+        scan = scans.get(module)
         if scan is None:
             continue
         mentions = _mention_counter(sources[module])
@@ -187,6 +256,8 @@ def materialize(plan: LazyPlan) -> LazyPlan:
     first imports simulated again over the rewritten sources themselves."""
     if plan.patches or not plan.lazy:
         return plan
+    from ..fix.apply import read_text
+    from ..fix.plan import patched_program
     program = plan.program
     verdicts = list(plan.statements)
     as_lazy = tuple(patches_for(program, verdicts, set(plan.lazy), SYNTAX, read_text))
@@ -232,6 +303,7 @@ def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) 
                                      "nothing was written")
     written, problem = (), None
     if patches and plan.patches:
+        from ..fix.apply import write_patches
         written, problem = write_patches(plan.patches)
     filter_written = None
     if filter_path is not None and problem is None:
@@ -243,6 +315,7 @@ def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) 
 def _write_filter(path: str, text: str) -> str | None:
     """Write the filter module (a new file, or one this command wrote before), atomically."""
     if os.path.exists(path):
+        from ..fix.apply import read_text
         try:
             current = read_text(path)
         except (OSError, UnicodeDecodeError) as exc:

@@ -12,7 +12,8 @@ from .scan import ModuleScan, parse_source
 
 
 class Classes:
-    """Needs from the engine: scans, canonical, kind, effect, _run, read_source, _trees."""
+    """Needs from the engine: scans, canonical, kind, effect, _run, read_source, _trees,
+    _split."""
 
     def class_statement(self, ctx, code_module, line, name, bases, keywords, value) -> None:
         value = self.canonical(value)
@@ -91,11 +92,12 @@ class Classes:
             return None
         span = self._span(scan, line)
         if span is not None:
-            lines = source.split(b"\n")[span[0] - 1:span[1]]
+            lines = self._lines(module, source)[span[0] - 1:span[1]]
             indented = lines[0][:1] in (b" ", b"\t")
             try:
-                tree = ast.parse(b"if 1:\n" * indented + b"\n".join(lines), filename=scan.path)
-                ast.increment_lineno(tree, span[0] - 1 - indented)
+                # blank lines ahead put every node on its line in the file (no renumbering)
+                tree = ast.parse(b"\n" * (span[0] - 1 - indented) + b"if 1:\n" * indented +
+                                 b"\n".join(lines), filename=scan.path)
                 node = tree.body[0].body[0] if indented else tree.body[0]
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                         and node.lineno == line:
@@ -110,6 +112,12 @@ class Classes:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno == line:
                 return node
         return None
+
+    def _lines(self, module: str, source: bytes) -> list[bytes]:
+        found = self._split.get(module)
+        if found is None:
+            found = self._split[module] = source.split(b"\n")
+        return found
 
     @staticmethod
     def _span(scan: ModuleScan, line: int):

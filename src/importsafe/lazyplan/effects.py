@@ -103,6 +103,7 @@ class Engine(Classes):
         self.scans, self.read_source, self.table, self.is_module = (
             scans, read_source, table, is_module)
         self._trees: dict[str, dict] = {}
+        self._split: dict[str, list[bytes]] = {}  # module -> its source's lines
         self._results: dict[str, dict] = {}
         self._cache: dict = {}
         self._active: set = set()

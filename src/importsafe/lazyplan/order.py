@@ -20,6 +20,7 @@ class Order:
 
     def __init__(self, trace, scans: dict[str, ModuleScan], is_module):
         self.scans, self.is_module = scans, is_module
+        self._known: dict = {}  # (module, id of a statement of its scan) -> _targets
         children: dict[tuple[str, int], list[str]] = {}
         tops: list[str] = []
         for event, module, frame in trace:
@@ -56,9 +57,17 @@ class Order:
             for child in reversed(children.get((module, line), ())):
                 stack.append((child, None))
 
-    def _targets(self, module: str, stmt) -> set[str]:
+    def _targets(self, module: str, stmt) -> frozenset[str]:
         """What the statement imports: its modules and their packages, but the packages of
-        the importing module (those are in sys.modules while it runs)."""
+        the importing module (those are in sys.modules while it runs). Kept per statement
+        (by identity: two statements can share a line): _runs asks again for every key."""
+        key = (module, id(stmt))
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = frozenset(self._find_targets(module, stmt))
+        return found
+
+    def _find_targets(self, module: str, stmt) -> set[str]:
         parts = module.split(".")
         mine = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
         out = set()

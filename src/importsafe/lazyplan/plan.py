@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..fix.plan import FilePatch
 from ..model import Result
 from ..static.events import If, Import, ImportFrom
 from ..static.parallel import map_streamed
 from ..static.simulate import iter_pairs, traced_run
 from ..static.state import Program
-from .rewrite import add_lazy_modules, make_lazy
 from .verdict import FAILS, MOVED, Reason, StatementVerdict
 
 SYNTAX, LISTED = "lazy", "__lazy_modules__"
@@ -70,6 +68,9 @@ def lines_of_listing(verdicts: list[StatementVerdict], listed: dict) -> set:
 
 
 def patches_for(program: Program, verdicts, lazy: set, style: str, read_text) -> list:
+    # libcst, loaded only when a plan is shown as edits or written (slow to import)
+    from ..fix.plan import FilePatch
+    from .rewrite import add_lazy_modules, make_lazy
     by_module: dict[str, set[int]] = {}
     for module, line in lazy:
         by_module.setdefault(module, set()).add(line)
@@ -98,9 +99,7 @@ def lazy_program(program: Program, lazy: set) -> Program:
     for module, wanted in lines.items():
         if module in facts:
             facts[module] = replace(facts[module], body=_flip(facts[module].body, wanted))
-    return Program(program.index, facts, load_bodies=program.load_bodies,
-                   target_version=program.target_version,
-                   load_functions=program.load_functions)
+    return program.sharing_bodies(facts)
 
 
 def _flip(events: tuple, lines: set[int]) -> tuple:
@@ -151,15 +150,22 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
             running.setdefault(module, []).append(stmt)
     todo = [(e, m) for e in entries for m in modes]
     after: dict = {}
+    under: dict = {}  # pair -> the plan its result in `after` was simulated with
     pairs = todo  # the first round and every confirming one: all of them
+    plan = frozenset(lazy)  # a new object whenever the plan changes
     for _ in range(MAX_ROUNDS):
         after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
+        under.update(dict.fromkeys(pairs, plan))
         broken = [r for pair, r in after.items()
                   if base[pair].outcome == "ok" and r.outcome != "ok"]
         if not broken:
             if pairs is todo:
                 break
-            pairs = todo  # the broken ones work now: confirm nothing else broke
+            # the broken ones work now: confirm nothing else broke (a result simulated with
+            # this very plan stands: the simulation is a function of the plan)
+            pairs = [pair for pair in todo if under[pair] is not plan]  # (not a set compare)
+            if not pairs:
+                break
             continue
         pairs = [(r.entry, r.mode) for r in broken]
         culprits: set = set()
@@ -173,6 +179,7 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
             for c in culprits:
                 kept.setdefault(c, _reason(broken[0], program))
         lazy = normalize(lazy - culprits)
+        plan = frozenset(lazy)
     return Checked(frozenset(lazy), after, kept)
 
 

@@ -27,6 +27,7 @@ _KEYED_AFTER = re.compile(rb"\s*\[|\.(?:get|pop|__getitem__|__contains__)\s*\(")
 _BEFORE_IN = re.compile(rb"(?<![\w.])\bin\s*$")
 _FOR_IN = re.compile(rb"\bfor\s+[\w\s,()\[\]*]+?\s+in\s*$")
 _DEFINITION = re.compile(rb"^\s*(?:global|nonlocal|del|import|from|def|class)\b")
+_WORD = re.compile(rb"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,15 +45,37 @@ class Verdict:
     reader: Read | None = None
 
 
+def words_of(source: bytes) -> frozenset[bytes]:
+    """The words of a source with its strings and comments masked (what reads are found in)."""
+    return frozenset(_WORD.findall(masked(source) or source))
+
+
 class Readers:
     """Finds reads of names in the analysed sources, once per name."""
 
-    def __init__(self, sources: dict, paths: dict):
+    def __init__(self, sources: dict, paths: dict, words: dict | None = None):
         self.sources = sources  # module -> bytes
         self.paths = paths
+        self._of = words  # module -> words_of(its source), when the caller has them
         self._masked: dict[str, bytes] = {}
         self._found: dict[str, list[Read]] = {}
         self._memo: dict = {}
+        self._words: dict[bytes, list[str]] | None = None  # word -> modules (sorted) naming it
+
+    def _naming(self, word: bytes):
+        """The modules whose masked text holds `word` as a whole word, in name order; every
+        module when `word` is not all word characters (the index cannot tell). Why an index:
+        one pass over the sources instead of a substring search of each per name."""
+        if _WORD.fullmatch(word) is None:
+            return sorted(self.sources)
+        if self._words is None:
+            words: dict[bytes, list[str]] = {}
+            for module in sorted(self.sources):
+                found = self._of.get(module) if self._of is not None else None
+                for w in found if found is not None else words_of(self._text(module)):
+                    words.setdefault(w, []).append(module)
+            self._words = words
+        return self._words.get(word, ())
 
     def memo(self, key, make):
         found = self._memo.get(key, self)
@@ -78,18 +101,36 @@ class Readers:
             return found
         found = []
         word = name.encode()
-        pattern = re.compile(rb"(?<![\w])" + re.escape(word) + rb"(?![\w])")
-        for module in sorted(self.sources):
+        for module in self._naming(word):
             if word not in self.sources[module]:
                 continue
             text = self._text(module)
-            for match in pattern.finditer(text):
-                how = _classify(text, match.start(), match.end())
+            line, counted = 1, 0
+            for start in _whole_words(text, word):
+                how = _classify(text, start, start + len(word))
                 if how is not None:
-                    line = text.count(b"\n", 0, match.start()) + 1
+                    line += text.count(b"\n", counted, start)
+                    counted = start
                     found.append(Read(module, self.paths[module], line, how))
         self._found[name] = found
         return found
+
+
+_IS_WORD = bytes(1 if _WORD.fullmatch(bytes([b])) else 0 for b in range(256))
+
+
+def _whole_words(text: bytes, word: bytes):
+    """Where `word` occurs with no word character either side, left to right and not
+    overlapping (as a regex `(?<!\\w)word(?!\\w)` finds them; bytes.find is faster)."""
+    n, size = len(word), len(text)
+    at = text.find(word)
+    while at >= 0:
+        end = at + n
+        if (at == 0 or not _IS_WORD[text[at - 1]]) and (end == size or not _IS_WORD[text[end]]):
+            yield at
+            at = text.find(word, end)
+        else:
+            at = text.find(word, at + 1)
 
 
 def _classify(text: bytes, start: int, end: int) -> str | None:

@@ -243,3 +243,4 @@ def _stop(children: list[tuple[int, int]]) -> None:
             pass  # gone already
         os.close(read_fd)
         os.waitpid(pid, 0)
+

@@ -864,8 +864,6 @@ Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:
     """The outcome and the trace of every module start / finish, replayed without the memo
     (a replayed sub-import would leave no steps)."""
-    traced = Program(program.index, program.facts, memo=False,
-                     load_bodies=program.load_bodies, target_version=program.target_version,
-                     load_functions=program.load_functions)
+    traced = program.sharing_bodies(program.facts, memo=False)
     trace: list = []
     return simulate(entry, mode, traced, trace), trace

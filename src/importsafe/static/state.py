@@ -196,6 +196,15 @@ class Program:
         # simulate._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
 
+    def sharing_bodies(self, facts: dict[str, ModuleFacts], memo: bool = True) -> "Program":
+        """A program over other module-level facts of the same sources (their functions the
+        same): the function bodies loaded so far, and those either loads later, serve both,
+        so that none is parsed twice."""
+        other = Program(self.index, facts, memo, self.load_bodies, self.target_version,
+                        self.load_functions, self._named)
+        other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
+        return other
+
     @property
     def imported(self) -> frozenset[str]:
         """The analysed modules that some module's facts import, and their ancestors: the
