@@ -204,12 +204,16 @@ def test_a_commit_adding_a_cycle_is_worse(tmp_path):
     assert "NEW   compiler_pkg." in result.output and result.output.rstrip().endswith(": worse")
 
 
+def _new_repo(path):
+    path.mkdir()
+    _git(path, "init", "-q")
+    _git(path, "config", "user.name", "importsafe tests")
+    _git(path, "config", "user.email", "tests@example.invalid")
+    return path
+
+
 def test_still_failing_for_another_reason_is_not_new(tmp_path):
-    repo = tmp_path / "r"
-    repo.mkdir()
-    _git(repo, "init", "-q")
-    _git(repo, "config", "user.name", "t")
-    _git(repo, "config", "user.email", "t@example.invalid")
+    repo = _new_repo(tmp_path / "r")
     c1 = _commit(repo, {"pkg/__init__.py": "", "pkg/a.py": "from .b import B\nA = 1\n",
                         "pkg/b.py": "from .a import A\nB = 1\n"}, "c1")
     c2 = _commit(repo, {"pkg/b.py": "from .a import A2\nB = 1\n"}, "c2")  # pkg.a: A2 now
@@ -248,11 +252,7 @@ def test_every_format_of_a_diff(repo, tmp_path):
 
 
 def test_diff_formats_show_old_failures_as_baselined_and_removed_modules(tmp_path):
-    repo = tmp_path / "r"
-    repo.mkdir()
-    _git(repo, "init", "-q")
-    _git(repo, "config", "user.name", "importsafe tests")
-    _git(repo, "config", "user.email", "tests@example.invalid")
+    repo = _new_repo(tmp_path / "r")
     c1 = _commit(repo, {"pkg/__init__.py": "", "pkg/a.py": "from .b import B\nA = 1\n",
                         "pkg/b.py": "from .a import A\nB = 2\n", "pkg/gone.py": "G = 1\n"}, "c1")
     (repo / "pkg" / "gone.py").unlink()
