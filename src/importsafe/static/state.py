@@ -193,7 +193,7 @@ class Program:
         self._bodies: dict[str, dict] = {}
         self._functions: dict[FunctionFacts, FunctionFacts] = {}  # stub -> with its body
         # function with its body -> the builtins a call of it reads, or False (see
-        # simulate._inert_reads)
+        # callreplay._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
 
     def sharing_bodies(self, facts: dict[str, ModuleFacts], memo: bool = True) -> "Program":

@@ -1,0 +1,106 @@
+"""Calls at import time in the Simulator: calls of analysed functions replayed with what is
+known of their arguments, `return`, `raise`. Mixed into the Simulator."""
+from __future__ import annotations
+
+from .events import PROCESS_EXIT, Call, Exit, Raise, Use
+from .frames import Frame_, FunctionReturn, SimError, SimUnknown
+from .names import BUILTIN_NAMES
+from .state import MISSING, ModState
+
+MAX_CALL_DEPTH = 30
+MAX_REENTRY = 3
+
+
+class CallReplay:
+    """What a call at import time runs, and how a function body ends."""
+
+    def e_Call(self, ev: Call, frame):
+        value = self.resolve(ev.name, ev.attrs, frame)
+        if value[0] == "f" and value[3] is not None:
+            module = self.deref(value)
+            if module is not None:
+                self.call_function(module, self.program.function_body(module.name, value[3]),
+                                   ev.passed)
+        elif value[0] == "v" and frame is self.asking and not ev.attrs and \
+                self.unresolved is None:
+            self.unresolved = self.made_in_code(ev.name, frame)
+
+    def call_function(self, module: ModState, func, passed=None) -> None:
+        # CPython re-enters a running function (a decorator calling back into it); we do too,
+        # but only so far: conditions are not evaluated, so recursion would never end.
+        if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
+            return
+        inert = self.program.inert.get(func)
+        if inert is None:
+            inert = self.program.inert[func] = _inert_reads(func)
+        if inert is not False:
+            # it only reads: the globals it reads are what could make a difference
+            for name in inert:
+                if self.ns_get(module, name) is not MISSING:
+                    break  # a module global where a builtin was: run it all
+            else:
+                return
+        self.calls.append(id(func))
+        frame = Frame_("function", module, func.local_names, func.global_names)
+        if passed is not None:  # parameters left to a literal default have a known value
+            n_positional, keywords, objects = passed[:3]
+            given = set(func.positional[:n_positional]) | set(keywords)
+            for name, value in func.defaults:
+                if name not in given:
+                    frame.locals[name] = ("lit", value)
+            for name in func.positional[:objects]:
+                frame.locals[name] = ("obj",)  # an object: truthy, not None, no literal
+            if len(passed) > 3:  # literal arguments: their parameters have a known value
+                params = set(func.positional) | {n for n, _ in func.defaults}
+                for key, value in passed[3]:
+                    name = key if key.__class__ is str else \
+                        func.positional[key] if key < len(func.positional) else None
+                    if name in params:
+                        frame.locals[name] = ("lit", value)
+        try:
+            self.exec_block(func.body, frame)
+        except FunctionReturn:
+            pass
+        except SimError as err:
+            err.uncertain = err.uncertain or frame.uncertain
+            raise
+        finally:
+            self.calls.pop()
+
+    def e_Exit(self, ev: Exit, frame):
+        value = None
+        if ev.value is not None and frame is self.asking:  # what a __getattr__ answers
+            try:
+                value = self.resolve(ev.value[1], ev.value[2], frame)
+            except (SimError, SimUnknown):
+                value = None
+        raise FunctionReturn(ev.exception, self.handled, value)
+
+    def e_Raise(self, ev: Raise, frame):
+        if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
+            raise SimUnknown(f"{ev.message} (line {ev.line})")
+        err = self.error(ev.exception, None, None, ev.message)
+        err.explicit = True
+        raise err
+
+
+def _inert_reads(func) -> tuple[str, ...] | bool:
+    """The names a function body reads from its module, in order, when a call of it can do
+    nothing but succeed as long as its module binds none of them: a body of reads and calls
+    only (no binding, so its locals hold no module), each of a local or of a builtin
+    (a decorator such as `def callback(f): setattr(f, "_cb", True); return f`, called
+    for every decorated function). False for any other body. (Reads of locals or builtins
+    cannot fail, and calls of them run nothing the simulator follows: Simulator.lookup.)"""
+    names: dict[str, None] = {}
+    local = func.local_names
+    for ev in func.body:
+        cls = ev.__class__
+        if cls is not Use and cls is not Call:
+            return False
+        name = ev.name
+        if name in local:
+            continue
+        if name not in BUILTIN_NAMES:
+            return False
+        names[name] = None
+    return tuple(names)

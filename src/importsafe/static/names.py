@@ -1,0 +1,153 @@
+"""Names and attributes in the Simulator: reads of globals and builtins, attributes of
+module objects (with PEP 562 `__getattr__` and dynamic bindings), binding, and the errors
+CPython raises for what is missing. Mixed into the Simulator."""
+from __future__ import annotations
+
+import builtins
+import types
+
+from ..model import Frame
+from .frames import Frame_, SimError, SimUnknown
+from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
+
+BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
+                                            "__spec__", "__loader__", "__builtins__",
+                                            "__cached__", "__annotations__", "__debug__"}
+MODULE_OBJECT_ATTRS = frozenset(dir(types.ModuleType)) | frozenset(
+    dir(types.ModuleType("m"))) | {"__file__", "__cached__", "__builtins__", "__path__"}
+
+
+class NameLookup:
+    """Where a name or attribute is found, and the error CPython raises when it is not."""
+
+    # -- errors ---------------------------------------------------------------------------
+    def chain(self) -> tuple[Frame, ...]:
+        return tuple(Frame(st.name, st.info.path, st.line) for st in self.stack)
+
+    def error(self, exc, module, name, message) -> SimError:
+        defined = defined_at(self.program, module, name) if module and name else None
+        return SimError(exc, module, name, message, self.chain(), defined)
+
+    def attr_error(self, st: ModState, attr: str) -> SimError:
+        if self.status_of(st) == "running":
+            msg = (f"partially initialized module '{st.name}' has no attribute '{attr}' "
+                   "(most likely due to a circular import)")
+        elif attr in self.loading.get(st.name, ()):
+            msg = (f"cannot access submodule '{attr}' of module '{st.name}' "
+                   "(most likely due to a circular import)")
+        else:
+            msg = f"module '{st.name}' has no attribute '{attr}'"
+        return self.error("AttributeError", st.name, attr, msg)
+
+    def _undecidable(self, st: ModState, attr: str, reading: bool = False) -> bool:
+        """True when the module's `__getattr__` answers for `attr` (replayed); raise
+        SimUnknown when `st` may bind `attr` in ways facts cannot follow. `reading`: an
+        attribute access, where an AttributeError inside `__getattr__` propagates as is."""
+        if self.module_getattr(st, attr, reading):
+            return True
+        reason = dynamic_reason(self.dynamic_of(st), attr)
+        if reason and f"{st.name}.{attr}" not in self.index:
+            # (a dynamic binding is assumed not to shadow a submodule of the same name)
+            raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {reason}")
+        return False
+
+    # -- values ---------------------------------------------------------------------------
+    def getattr_value(self, value, attr: str):
+        if value[0] != "m":
+            # pkgutil's ModuleInfo of a listing replayed (computed.py): its name is known
+            return ("lit", value[1]) if value[0] == "modinfo" and attr == "name" else OPAQUE
+        st = self.deref(value)
+        if st is None or st.opaque:
+            return OPAQUE
+        found = self.ns_get(st, attr)
+        if found is not MISSING:
+            return self.lazy_value(st, attr, found) if found[0] == "z" else found
+        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
+            return OPAQUE
+        if self._undecidable(st, attr, reading=True):
+            return self.answer  # what the module's __getattr__ returned, if known
+        raise self.attr_error(st, attr)
+
+    def import_from(self, value, name: str):
+        """IMPORT_FROM: the attribute, else sys.modules['M.name'], else ImportError."""
+        if value[0] != "m":
+            return OPAQUE
+        st = self.deref(value)
+        if st is None or st.opaque:
+            return OPAQUE
+        found = self.ns_get(st, name)
+        if found is not MISSING and found[0] == "z" \
+                and self.is_resolving(f"{st.name}#{st.epoch}", name):
+            found = MISSING  # its own proxy, being resolved: a missing name to IMPORT_FROM (L4)
+        elif found is not MISSING:
+            return self.lazy_value(st, name, found) if found[0] == "z" else found
+        if name in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
+            return OPAQUE
+        full = f"{st.name}.{name}"
+        present = self.state(full) is not None
+        if not (present and full in self.index):
+            # for a submodule in sys.modules, a module __getattr__ asked for its name imports
+            # it (there already) or raises AttributeError, and IMPORT_FROM falls back to
+            # sys.modules: both give the submodule (an assumption, docs/modelled.md)
+            if self._undecidable(st, name):
+                return self.answer
+        if present:
+            return self.ref(full)
+        where = "partially initialized module " if self.status_of(st) == "running" else ""
+        tail = " (most likely due to a circular import)" if where else ""
+        origin = st.info.path if st.info.kind != "namespace" else "unknown location"
+        msg = f"cannot import name '{name}' from {where}'{st.name}'{tail} ({origin})"
+        raise self.error("ImportError", st.name, name, msg)
+
+    def lookup(self, name: str, frame: Frame_):
+        if frame.kind == "function":
+            if name in frame.local_names:
+                return frame.locals.get(name, OPAQUE)
+        elif frame.kind == "class":
+            found = frame.locals.get(name, MISSING)
+            if found is not MISSING:
+                return found
+            if frame.outer is not None and name in frame.outer.local_names:
+                return frame.outer.locals.get(name, OPAQUE)
+        st = frame.module
+        found = self.ns_get(st, name)
+        if found is not MISSING:
+            return self.lazy_value(st, name, found) if found[0] == "z" else found
+        if name in BUILTIN_NAMES or self.wildcard_of(st):
+            return OPAQUE
+        reason = dynamic_reason(self.dynamic_of(st), name)
+        if reason:
+            raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
+        raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
+
+    def global_value(self, name: str, frame: Frame_):
+        """The value a function's global `name` holds now, or None (never raises)."""
+        if name in frame.local_names:
+            return None
+        try:
+            return self.lookup(name, frame)
+        except (SimError, SimUnknown):
+            return None
+
+    def resolve(self, name: str, attrs: tuple, frame: Frame_):
+        value = self.lookup(name, frame)
+        for attr in attrs:
+            value = self.getattr_value(value, attr)
+        return value
+
+    def bind(self, name: str, value, frame: Frame_) -> None:
+        if frame.kind == "module" or name in frame.global_names:
+            self.write(frame.module, "set", name, value)
+        else:
+            frame.locals[name] = value
+
+
+def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:
+    """Where `name` is (or would be) bound in `module`: its first binding in the module's
+    facts, else the submodule of that name (an error's hint)."""
+    facts = program.facts.get(module)
+    line = facts.binding_line(name) if facts else None
+    if line is not None:
+        return facts.path, line
+    sub = program.index.get(f"{module}.{name}")
+    return (sub.path, 1) if sub is not None else None
