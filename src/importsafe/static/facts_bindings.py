@@ -1,0 +1,220 @@
+"""Assignments, deletions and `global` as facts: which names a statement binds, and what is
+known of the values (part of the facts extractor)."""
+from __future__ import annotations
+
+import ast
+
+from .events import (
+    Bind,
+    Def,
+    Del,
+    Dynamic,
+    Use,
+)
+from .exprs import attr_chain, getattr_read, spell, target_events
+from .helpers import LAZY_LOADER, lazy_attach
+from .shapes import (
+    _NOT_CONSTANT,
+    _all_value,
+    _bound_value,
+    _comprehension_value,
+    _dict_value,
+    _expand_key,
+    _is_globals_call,
+    _sequence_value,
+)
+
+
+class Bindings:
+    """Assignments, deletions and `global` as facts."""
+
+    # -- assignments ----------------------------------------------------------------------
+    def s_Assign(self, node, out, guard, scope):
+        self.expr(node.value, out, scope)
+        if scope == "module" and self._lazy_attach(node, out):
+            return
+        value = self._value_of(node.value, node.targets)
+        for target in node.targets:
+            if not self._unpacked(target, node.value, node.lineno, out, scope):
+                self.target(target, node.lineno, out, scope, value)
+        if scope == "module" and self.flow == "live" and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, ast.Constant):
+                self.consts[node.targets[0].id] = node.value.value
+            else:
+                cond, why = self.decide(node.value)
+                if cond != "unknown" and why != "TYPE_CHECKING":
+                    self.consts[node.targets[0].id] = cond == "true"
+
+    def s_AnnAssign(self, node, out, guard, scope):
+        if node.value is not None:
+            self.expr(node.value, out, scope)
+            self.target(node.target, node.lineno, out, scope,
+                        self._value_of(node.value, [node.target]))
+        elif not isinstance(node.target, ast.Name):
+            out.extend(target_events(node.target, node.lineno, reads_only=True))
+        if node.simple and scope != "function" and not self.future:
+            self.expr(node.annotation, out, scope)
+
+    def s_AugAssign(self, node, out, guard, scope):
+        target = node.target
+        if isinstance(target, ast.Name):
+            out.append(Use(node.lineno, target.id))
+        self.expr(node.value, out, scope)
+        value = None
+        if isinstance(target, ast.Name) and target.id == "__all__":
+            value = _all_value(node.value, extend=True)
+        self.target(target, node.lineno, out, scope, value)
+
+    def target(self, target, line, out, scope, value=None):
+        if isinstance(target, ast.Name):
+            self.bind([target.id], line, out, scope, value)
+            return
+        if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
+            names = _expand_key(target.slice, self.loop_values)
+            followed = _bound_value(value)
+            if followed is not None and followed[0] == "ref" and followed[1] in self.loop_values:
+                followed = None  # a literal: the static expansion binds it as well
+            if names is not None and scope == "module" and followed is None:
+                self.bind(names, line, out, scope)  # each name the key can take, known
+                return
+            key = self.key_prefix(target.slice)
+            if key is not None and key[1] and scope == "module":
+                self.bind([key[0]], line, out, scope)  # globals()["name"] = ...
+                return
+            own = scope == "module" or target.value.func.id == "globals"
+            parts = spell(target.slice) if own else None
+            out.append(Dynamic(line, "assignment into globals()", key[0] if key else "",
+                               key=parts, value=_bound_value(value)))
+            return
+        if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
+            self.registers = True
+            key = attr_chain(target.slice)
+            if key == ("__name__", ()):  # a module object of its own
+                out.append(Dynamic(line, "the module replaces itself in sys.modules",
+                                   replaces=True))
+            elif key is not None and scope == "function":
+                out.append(Dynamic(line, "a function called at import time puts a module "
+                                         "into sys.modules under a name it computes",
+                                   elsewhere=True))
+        events = target_events(target, line)
+        out.extend(e for e in events if not isinstance(e, Bind))
+        names = [n for e in events if isinstance(e, Bind) for n in e.names]
+        self.bind(names, line, out, scope)
+
+    def _lazy_attach(self, node, out) -> bool:
+        """`__getattr__, __dir__, __all__ = lazy.attach(__name__, ...)` (or attach_stub):
+        the `__getattr__` it returns, as a def (helpers.py), and its `__all__`."""
+        call, target = node.value, node.targets[0]
+        if len(node.targets) != 1 or not isinstance(call, ast.Call) or \
+                not isinstance(target, ast.Tuple) or not target.elts or \
+                not isinstance(target.elts[0], ast.Name) or target.elts[0].id != "__getattr__":
+            return False
+        chain = attr_chain(call.func)
+        helper = chain and (self.helpers.get(chain[0]) if not chain[1] else
+                            f"{self.helpers.get(chain[0])}.{chain[1][0]}"
+                            if len(chain[1]) == 1 else None)
+        kind = helper.rpartition(".")[2] if helper and helper.startswith(
+            LAZY_LOADER + ".") else None
+        if kind not in ("attach", "attach_stub"):
+            return False
+        made = lazy_attach(call, kind, self.name, self.stub)
+        if made is None:
+            return False
+        line = node.lineno
+        out.append(Def(line, "__getattr__", self.function(made[0])))
+        self.bindings.setdefault("__getattr__", line)
+        for elt in target.elts[1:]:
+            name = elt.value if isinstance(elt, ast.Starred) else elt
+            if not isinstance(name, ast.Name):
+                self.target(name, line, out, "module")
+                continue
+            value = ("all", made[1]) if name.id == "__all__" and not isinstance(
+                elt, ast.Starred) else None
+            self.bind([name.id], line, out, "module", value)
+        return True
+
+    def _own_sys_modules_entry(self, target) -> bool:
+        """Is `target` `sys.modules[__name__]` or `sys.modules["<this module's name>"]`?"""
+        if not isinstance(target, ast.Subscript) or \
+                attr_chain(target.value) != ("sys", ("modules",)):
+            return False
+        key = target.slice
+        return attr_chain(key) == ("__name__", ()) or (
+            isinstance(key, ast.Constant) and key.value == self.name)
+
+    def _constant(self, node):
+        """A constant, or what `__name__` / `__package__` / `__spec__.parent` are here, or a
+        tuple of those; else _NOT_CONSTANT."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        chain = attr_chain(node)
+        if chain == ("__name__", ()):
+            return self.name
+        if chain in (("__package__", ()), ("__spec__", ("parent",))):
+            return self.package
+        if isinstance(node, ast.Tuple):
+            items = tuple(self._constant(e) for e in node.elts)
+            return _NOT_CONSTANT if _NOT_CONSTANT in items else items
+        return _NOT_CONSTANT
+
+    def _unpacked(self, target, value, line, out, scope) -> bool:
+        """`a, b = name`: each target name bound to that item of the value, when it is a
+        known tuple then ("item", name, attrs, index, length))."""
+        chain = attr_chain(value)
+        if chain is None or not isinstance(target, ast.Tuple) or not all(
+                isinstance(e, ast.Name) for e in target.elts):
+            return False
+        n = len(target.elts)
+        for i, elt in enumerate(target.elts):
+            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n))
+        return True
+
+    def _value_of(self, value, targets) -> tuple | None:
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in (
+                "__all__", "__lazy_modules__"):
+            return _all_value(value, extend=False)
+        chain = attr_chain(value)
+        if chain is not None:
+            return ("ref", chain[0], chain[1])
+        if isinstance(value, ast.Call):
+            found = self._import_call(value)
+            if found is not None:
+                return found if found[0] == "module" else ("computed",)
+            read = getattr_read(value)
+            if read is not None:
+                return ("getattr", read[0], read[1])
+        if isinstance(value, ast.Dict):
+            return _dict_value(value, self._constant)
+        if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            return _sequence_value(value)
+        if isinstance(value, ast.ListComp):
+            return _comprehension_value(value)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            found = _all_value(value, extend=False)  # lists of names added up
+            if found[1] is not None:
+                return found
+        parts = spell(value)
+        return ("str", parts) if parts is not None else None
+
+    def s_Delete(self, node, out, guard, scope):
+        names = []
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                names.append(target.id)
+            else:
+                self.expr(target, out, scope)
+                if scope == "module" and self._own_sys_modules_entry(target):
+                    # `del sys.modules[__name__]`, then something else is put there (twisted's
+                    # reactor: installReactor): importers get that object, as when the module
+                    # replaces itself
+                    self.registers = True
+                    out.append(Dynamic(node.lineno, "the module takes itself out of "
+                                       "sys.modules", replaces=True))
+        if names:
+            out.append(Del(node.lineno, tuple(names)))
+
+    def s_Global(self, node, out, guard, scope):
+        self.declared_global.update(node.names)
+
+    s_Nonlocal = s_Global

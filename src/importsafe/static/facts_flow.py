@@ -1,0 +1,224 @@
+"""`if`, `try`, loops, `with`, `match`, `return`, `raise` and expression statements as facts:
+which branches run, decided statically where they can be (part of the facts extractor)."""
+from __future__ import annotations
+
+import ast
+
+from .conditions import decide_condition, runtime_test
+from .events import (
+    IF,
+    LOOP_ELSE,
+    TOP,
+    TRY,
+    TYPE_CHECKING,
+    WITH,
+    Bind,
+    ComputedImport,
+    Dynamic,
+    Exit,
+    ForEach,
+    GetAttr,
+    Handler,
+    If,
+    Raise,
+    Try,
+    walk,
+)
+from .exprs import attr_chain
+from .shapes import (
+    _all_value,
+    _bound_value,
+    _breaks,
+    _dynamic_call,
+    _handler_types,
+    _is_empty_literal,
+    _literal_values,
+    _loop_source,
+    _setattr_key,
+    _update_names,
+    _update_source,
+    names_bound_in,
+)
+
+
+class ControlFlow:
+    """`if`, `try`, loops, `with`, `match`, `return`, `raise` and expression statements as facts."""
+
+    # -- control flow ---------------------------------------------------------------------
+    def s_If(self, node, out, guard, scope):
+        cond, why = self.decide(node.test)
+        self.expr(node.test, out, scope)
+        body_guard = TYPE_CHECKING if why == "TYPE_CHECKING" and cond == "false" else \
+            (guard if guard != TOP else IF)
+        else_guard = TYPE_CHECKING if why == "TYPE_CHECKING" and cond == "true" else \
+            (guard if guard != TOP else IF)
+        if cond != "unknown" and guard == TOP and why != "TYPE_CHECKING":
+            body_guard = else_guard = TOP  # a decided condition is plain top-level code
+        flows = {"true": ("live", "dead"), "false": ("dead", "live")}.get(cond, ("maybe",) * 2)
+        body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
+        orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
+        test = runtime_test(node.test) if cond == "unknown" and scope == "function" else None
+        out.append(If(node.lineno, cond, body, orelse, why, test))
+
+    def decide(self, test) -> tuple[str, str]:
+        return decide_condition(test, self.version, self.consts, self.type_checking)
+
+    def s_Try(self, node, out, guard, scope):
+        inner = TRY if guard in (TOP, WITH) else guard
+        saved, self.flow = self.flow, ("dead" if self.flow == "dead" else "maybe")
+        try:
+            self._try(node, out, inner, scope)
+        finally:
+            self.flow = saved
+
+    def _try(self, node, out, inner, scope):
+        body = self.block(node.body, inner, scope)
+        handlers = []
+        for h in node.handlers:
+            types = _handler_types(h.type)
+            hbody = self.block(h.body, inner, scope)
+            handlers.append(Handler(h.lineno, types, h.name, hbody))
+            if h.name and scope == "module":
+                self.bindings.setdefault(h.name, h.lineno)
+        orelse = self.block(node.orelse, inner, scope)
+        final = self.block(node.finalbody, inner, scope)
+        out.append(Try(node.lineno, body, tuple(handlers), orelse, final))
+
+    def s_For(self, node, out, guard, scope):
+        self.expr(node.iter, out, scope)
+        if not _is_empty_literal(node.iter):  # a literal empty iterable never runs the body
+            start = len(out)
+            self.target(node.target, node.lineno, out, scope)
+            values = _literal_values(node.iter)
+            var = node.target.id if isinstance(node.target, ast.Name) else None
+            known = values is not None and var is not None and \
+                var not in {n for s in node.body for n in names_bound_in(s)} and \
+                var not in self.global_names()
+            saved = self.loop_values
+            if known:  # `for i in range(2, 7): globals()[f"List{i}"] = ...` binds 5 names
+                self.loop_values = {**saved, var: values}
+            try:
+                out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
+            finally:
+                self.loop_values = saved
+            loop = self._for_each(node, out[start:], values)
+            if loop is not None:
+                out[start:] = [loop]
+        self.loop_else(node, out, guard, scope)
+
+    def _for_each(self, node, events: list, values) -> ForEach | None:
+        """The loop as a ForEach when its body makes a computed import, a getattr() or a
+        binding under a computed key, and what it iterates over is known (statically, or when
+        it runs): each pass may import another module, or read or bind another name."""
+        if not events or events[0].__class__ is not Bind or _breaks(node.body) or not any(
+                ev.__class__ is ComputedImport or ev.__class__ is GetAttr or
+                ev.__class__ is Dynamic and (ev.key is not None or ev.update is not None)
+                for ev in walk(events[1:])):
+            return None
+        target = node.target
+        if isinstance(target, ast.Name):
+            targets, is_tuple = (target.id,), False
+        elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+            targets, is_tuple = tuple(e.id for e in target.elts), True
+        else:
+            return None
+        bound = {n for s in node.body for n in names_bound_in(s)}
+        if bound & set(targets) or set(targets) & self.global_names():
+            return None
+        source = ("values", values) if values is not None else _loop_source(node.iter)
+        if source is None or (source[0] == "modules" and is_tuple and len(targets) != 3):
+            return None
+        return ForEach(node.lineno, targets, source, tuple(events[1:]), is_tuple)
+
+    def s_While(self, node, out, guard, scope):
+        self.expr(node.test, out, scope)
+        if self.decide(node.test)[0] != "false":
+            out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
+        self.loop_else(node, out, guard, scope)
+
+    def loop_else(self, node, out, guard, scope):
+        """A loop's `else:` runs when the loop ends without `break`: always, if its body has
+        no `break` of its own; else maybe, as the body of an `if` not decided statically
+        (`for ...: if found: break` / `else: raise ...` is a guard assumed not to fire)."""
+        if not node.orelse:
+            return
+        if not _breaks(node.body):
+            out.extend(self.block(node.orelse, guard, scope))
+            return
+        orelse = self.in_flow("maybe", self.block, node.orelse, guard if guard != TOP else IF,
+                              scope)
+        out.append(If(node.lineno, "unknown", (), orelse, LOOP_ELSE))
+
+    def s_With(self, node, out, guard, scope):
+        for item in node.items:
+            self.expr(item.context_expr, out, scope)
+            if item.optional_vars is not None:
+                self.target(item.optional_vars, node.lineno, out, scope)
+        out.extend(self.block(node.body, WITH if guard == TOP else guard, scope))
+
+    def s_Match(self, node, out, guard, scope):
+        self.expr(node.subject, out, scope)
+        for case in node.cases:
+            out.extend(self.in_flow("maybe", self.block, case.body, IF if guard == TOP else guard,
+                                    scope))
+
+    def s_Return(self, node, out, guard, scope):
+        self.generic(node, out, scope)
+        if scope == "function":
+            chain = attr_chain(node.value) if node.value is not None else None
+            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else None))
+
+    def s_Raise(self, node, out, guard, scope):
+        self.generic(node, out, scope)
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        if scope == "function":
+            chain = attr_chain(exc) if exc is not None else None
+            out.append(Exit(node.lineno, (chain[1] or (chain[0],))[-1] if chain else "?"))
+            return
+        if isinstance(exc, ast.Name):
+            args = node.exc.args if isinstance(node.exc, ast.Call) else []
+            message = args[0].value if args and isinstance(args[0], ast.Constant) \
+                and isinstance(args[0].value, str) else ""
+            out.append(Raise(node.lineno, exc.id, message))
+
+    def s_Assert(self, node, out, guard, scope):
+        self.expr(node.test, out, scope)
+        if scope != "function" and self.decide(node.test)[0] == "false":
+            out.append(Raise(node.lineno, "AssertionError"))
+
+    def s_Expr(self, node, out, guard, scope):
+        value = node.value
+        if isinstance(value, ast.Call) and (attr_chain(value.func) or ("", ()))[1][:1] in (
+                ("meta_path",), ("path_hooks",)) and attr_chain(value.func)[0] == "sys":
+            self.registers = True
+        if isinstance(value, ast.Call):
+            dyn = _dynamic_call(value)
+            if dyn:
+                self.expr(value, out, scope)
+                names = _update_names(value)
+                if names is not None and scope == "module":
+                    for key, item in zip(names, value.args[0].values):
+                        self.bind([key], node.lineno, out, scope,
+                                  _bound_value(self._value_of(item, [])))
+                    return
+                key = _setattr_key(value)
+                out.append(Dynamic(node.lineno, dyn, key=key, update=_update_source(value),
+                                   value=_bound_value(self._value_of(value.args[2], [])
+                                                      if key is not None else None)))
+                return
+            chain = attr_chain(value.func)
+            if chain and chain[0] == "__all__" and chain[1] in (("extend",), ("append",)) \
+                    and scope == "module":
+                self.expr(value, out, scope)
+                arg = value.args[0] if len(value.args) == 1 else None
+                if chain[1] == ("append",):
+                    names = _all_value(ast.List([arg], ast.Load()) if arg else None, extend=True)
+                else:
+                    names = _all_value(arg, extend=True)
+                out.append(Bind(node.lineno, ("__all__",), names))
+                return
+        self.expr(value, out, scope)
+
+    s_TryStar = s_Try
+    s_AsyncFor = s_For
+    s_AsyncWith = s_With

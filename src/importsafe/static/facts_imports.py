@@ -1,0 +1,129 @@
+"""The import statements and import calls of a module, as facts (part of the facts extractor)."""
+from __future__ import annotations
+
+import ast
+
+from .events import (
+    ComputedImport,
+    Import,
+    ImportFrom,
+)
+from .exprs import attr_chain, spell
+from .helpers import LAZY_LOADER
+from .shapes import (
+    _IMPORT_CALLS,
+    _IMPORT_PARAMETERS,
+    _anchor,
+    _is_lazy,
+    _is_none,
+    resolve_relative,
+)
+
+
+class ImportStatements:
+    """The import statements and import calls of a module, as facts (part of the facts extractor)."""
+
+    # -- imports --------------------------------------------------------------------------
+    def s_Import(self, node, out, guard, scope):
+        lazy = _is_lazy(node) or node.lineno in self.lazy_lines
+        for alias in node.names:
+            self.imports.add(alias.name)
+            out.append(Import(node.lineno, alias.name, alias.asname, guard, lazy,
+                              col=node.col_offset))
+            if scope == "module":
+                bound = alias.asname or alias.name.partition(".")[0]
+                self.bindings.setdefault(bound, node.lineno)
+                if alias.name == LAZY_LOADER:
+                    self.helpers[bound] = LAZY_LOADER
+
+    def s_ImportFrom(self, node, out, guard, scope):
+        level = node.level
+        module = resolve_relative(node.module, level, self.package) if level else node.module
+        names = tuple([(a.name, a.asname) for a in node.names])
+        if not level and node.module in ("typing", "typing_extensions"):
+            self.type_checking |= {a.asname for a in node.names
+                                   if a.name == "TYPE_CHECKING" and a.asname}
+        error = None
+        if module is None:
+            error = ("attempted relative import with no known parent package" if not self.package
+                     else "attempted relative import beyond top-level package")
+        elif module == "__future__":
+            return
+        else:
+            imports = self.imports
+            imports.add(module)
+            prefix = module + "."
+            imports.update([prefix + n for n, _ in names])  # `pkg.*` for a star import
+        line = node.lineno
+        out.append(ImportFrom(line, module, names, level, guard,
+                              _is_lazy(node) or line in self.lazy_lines, error,
+                              node.col_offset))
+        if scope == "module":
+            setdefault = self.bindings.setdefault
+            for n, asname in names:
+                if n != "*":
+                    setdefault(asname or n, line)
+                    if module == LAZY_LOADER and not level:
+                        self.helpers[asname or n] = f"{LAZY_LOADER}.{n}"
+
+    def _import_call(self, call: ast.Call) -> tuple | None:
+        """A literal importlib.import_module / __import__ call -> ("module", name, kind); any
+        other import call -> ("computed", ComputedImport)."""
+        chain = attr_chain(call.func)
+        if chain is None:
+            return None
+        kind = _IMPORT_CALLS.get(chain)
+        if kind is None:
+            if chain[1][-1:] == ("exec_module",):
+                return ("computed", ComputedImport(
+                    call.lineno, "exec_module", None,
+                    why="a module run by a loader's exec_module() is not replayed",
+                    col=call.col_offset))
+            return None
+        literal = call.args and isinstance(call.args[0], ast.Constant) \
+            and isinstance(call.args[0].value, str)
+        if kind == "import_module" and literal:
+            target = call.args[0].value
+            if target.startswith("."):
+                anchor = _anchor(call, self.name, self.package)
+                level = len(target) - len(target.lstrip("."))
+                target = resolve_relative(target[level:] or None, level, anchor) if anchor \
+                    else None
+            if target is not None:
+                self.imports.add(target)
+                return ("module", target, "import_module")
+        if kind == "__import__" and literal and len(call.args) == 1 and not call.keywords:
+            self.imports.add(call.args[0].value)
+            return ("module", call.args[0].value, "__import__")
+        return ("computed", self._computed(call, kind))
+
+    def _computed(self, call: ast.Call, kind: str) -> ComputedImport:
+        names = _IMPORT_PARAMETERS[kind]
+        given = dict(zip(names, call.args))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg in names)
+        line, col = call.lineno, call.col_offset
+        if any(isinstance(a, ast.Starred) for a in call.args) or \
+                any(k.arg is None for k in call.keywords) or names[0] not in given:
+            return ComputedImport(line, kind, None, why="its arguments are not known",
+                                  col=col)
+        parts = spell(given[names[0]])
+        if parts is not None and all(p.__class__ is str for p in parts):
+            self.imports.add("".join(parts).lstrip("."))
+        anchor = None
+        if "package" in given:
+            anchor = spell(given["package"]) if not _is_none(given["package"]) else None
+            if anchor is None and not _is_none(given["package"]):
+                parts = None
+        fromlist: tuple | None = ()
+        if "fromlist" in given and not _is_none(given["fromlist"]):
+            node = given["fromlist"]
+            fromlist = tuple(e.value for e in node.elts) if isinstance(
+                node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(
+                    e.value, str) for e in node.elts) else None
+        level = 0
+        if "level" in given:
+            node = given["level"]
+            level = node.value if isinstance(node, ast.Constant) and type(node.value) is int \
+                else -1
+        why = "" if parts is not None else "its module name cannot be evaluated statically"
+        return ComputedImport(line, kind, parts, anchor, fromlist, level, why, col)
