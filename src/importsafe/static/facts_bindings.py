@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .events import (
-    Bind,
-    Def,
-    Del,
-    Dynamic,
-    Use,
-)
+from .events import Bind, Def, Del, Dynamic, Use
 from .exprs import attr_chain, getattr_read, spell, target_events
 from .helpers import LAZY_LOADER, lazy_attach
 from .shapes import (

@@ -3,21 +3,10 @@ from __future__ import annotations
 
 import ast
 
-from .events import (
-    ComputedImport,
-    Import,
-    ImportFrom,
-)
+from .events import ComputedImport, Import, ImportFrom
 from .exprs import attr_chain, spell
 from .helpers import LAZY_LOADER
-from .shapes import (
-    _IMPORT_CALLS,
-    _IMPORT_PARAMETERS,
-    _anchor,
-    _is_lazy,
-    _is_none,
-    resolve_relative,
-)
+from .shapes import _IMPORT_CALLS, _IMPORT_PARAMETERS, _anchor, _is_lazy, _is_none, resolve_relative
 
 
 class ImportStatements:
