@@ -8,14 +8,8 @@ from .events import Bind, Def, Del, Dynamic, Use
 from .exprs import attr_chain, getattr_read, spell, target_events
 from .helpers import LAZY_LOADER, lazy_attach
 from .shapes import (
-    _NOT_CONSTANT,
-    _all_value,
-    _bound_value,
-    _comprehension_value,
-    _dict_value,
-    _expand_key,
-    _is_globals_call,
-    _sequence_value,
+    _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
+    _is_globals_call, _sequence_value,
 )
 
 

@@ -6,38 +6,13 @@ import ast
 
 from .conditions import decide_condition, runtime_test
 from .events import (
-    IF,
-    LOOP_ELSE,
-    TOP,
-    TRY,
-    TYPE_CHECKING,
-    WITH,
-    Bind,
-    ComputedImport,
-    Dynamic,
-    Exit,
-    ForEach,
-    GetAttr,
-    Handler,
-    If,
-    Raise,
-    Try,
-    walk,
+    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit, ForEach,
+    GetAttr, Handler, If, Raise, Try, walk,
 )
 from .exprs import attr_chain
 from .shapes import (
-    _all_value,
-    _bound_value,
-    _breaks,
-    _dynamic_call,
-    _handler_types,
-    _is_empty_literal,
-    _literal_values,
-    _loop_source,
-    _setattr_key,
-    _update_names,
-    _update_source,
-    names_bound_in,
+    _all_value, _bound_value, _breaks, _dynamic_call, _handler_types, _is_empty_literal,
+    _literal_values, _loop_source, _setattr_key, _update_names, _update_source, names_bound_in,
 )
 
 
