@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,3 +92,12 @@ def case_dirs():
     """Every fixture root with an expected.txt, and the bundled examples root."""
     dirs = sorted(p for p in CASES.iterdir() if (p / "expected.txt").is_file())
     return dirs + ([EXAMPLES] if (EXAMPLES / "expected.txt").is_file() else [])
+
+
+def write_dedented(root: Path, files: dict) -> Path:
+    """Write {relative path: source} under root, each source dedented."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return root

@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support import write_dedented
 
 from importsafe.dynamic.probe import uses_lazy_syntax
 from importsafe.dynamic.runner import run_jobs
@@ -292,12 +293,7 @@ INTERPRETERS = sorted(glob.glob(str(Path.home() / ".pyenv/versions/3.*/bin/pytho
 PY38 = next((p for p in INTERPRETERS if "/3.8." in p), None)
 
 
-def write(root: Path, files: dict) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
+write = write_dedented
 
 
 def key(result) -> tuple:

@@ -9,10 +9,10 @@ import json
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from support import write_dedented
 
 from importsafe.lazyplan.apply import lazy_plan, materialize
 from importsafe.lazyplan.rewrite import RewriteError, add_lazy_modules, make_lazy
@@ -27,12 +27,7 @@ def run_cli(*args, cwd=None):
                           capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
-def write(root: Path, files: dict) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
+write = write_dedented
 
 
 @pytest.fixture

@@ -363,18 +363,21 @@ class _MakeLazy(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original, updated):
         if original is not self.stmt:
             return updated
-        node = updated.body[0]
-        if isinstance(node, cst.Import):
-            lazy = cst.LazyImport(names=node.names, semicolon=node.semicolon,
-                                  whitespace_after_import=node.whitespace_after_import)
-        else:
-            lazy = cst.LazyImportFrom(
-                module=node.module, names=node.names, relative=node.relative, lpar=node.lpar,
-                rpar=node.rpar, semicolon=node.semicolon,
-                whitespace_after_from=node.whitespace_after_from,
-                whitespace_before_import=node.whitespace_before_import,
-                whitespace_after_import=node.whitespace_after_import)
-        return updated.with_changes(body=[lazy, *updated.body[1:]])
+        return updated.with_changes(body=[lazy_statement(updated.body[0]),
+                                          *updated.body[1:]])
+
+
+def lazy_statement(node):
+    """The PEP 810 `lazy` form of an `import` / `from ... import` node, its layout kept."""
+    if isinstance(node, cst.Import):
+        return cst.LazyImport(names=node.names, semicolon=node.semicolon,
+                              whitespace_after_import=node.whitespace_after_import)
+    return cst.LazyImportFrom(
+        module=node.module, names=node.names, relative=node.relative, lpar=node.lpar,
+        rpar=node.rpar, semicolon=node.semicolon,
+        whitespace_after_from=node.whitespace_after_from,
+        whitespace_before_import=node.whitespace_before_import,
+        whitespace_after_import=node.whitespace_after_import)
 
 
 def lazy_edit(text: str, line: int) -> Edit | NoEdit:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from ..fix.edits import lazy_statement
+
 
 class RewriteError(Exception):
     """libcst could not rewrite the file."""
@@ -30,20 +32,11 @@ class _MakeLazy(cst.CSTTransformer):
         if line not in self.lines or not updated.body:
             return updated
         node = updated.body[0]
-        if isinstance(node, cst.Import):
-            lazy = cst.LazyImport(names=node.names, semicolon=node.semicolon,
-                                  whitespace_after_import=node.whitespace_after_import)
-        elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
-            lazy = cst.LazyImportFrom(
-                module=node.module, names=node.names, relative=node.relative, lpar=node.lpar,
-                rpar=node.rpar, semicolon=node.semicolon,
-                whitespace_after_from=node.whitespace_after_from,
-                whitespace_before_import=node.whitespace_before_import,
-                whitespace_after_import=node.whitespace_after_import)
-        else:
+        if not isinstance(node, cst.Import) and not (
+                isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar)):
             return updated
         self.done.add(line)
-        return updated.with_changes(body=[lazy, *updated.body[1:]])
+        return updated.with_changes(body=[lazy_statement(node), *updated.body[1:]])
 
 
 def _wrap(text: str) -> MetadataWrapper:
