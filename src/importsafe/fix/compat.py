@@ -115,18 +115,19 @@ class Breakage:
     `import package` no longer loads, imports of a name the edited module no longer binds.
     Called by the planner as `(module, new text, workspace) -> [what breaks]`. Only the
     modules whose source mentions the lost module's or name's last part can read it, so
-    only theirs are analysed with function bodies (`source(path) -> bytes`)."""
+    only theirs are analysed with function bodies (`source(path) -> bytes`), once each."""
 
     def __init__(self, program: Program, packages, source: Callable[[str], bytes]):
         self.program = program
         self.packages = tuple(packages)
         self._source = source
-        self._loaded: dict[str, set[str]] = {}
-        self._full: dict = {}
+        self._loaded: dict[str, tuple[int, set[str]]] = {}  # package -> (len(ws.log), now)
+        self._hidden: dict[str, list] = {}  # module -> its hidden submodule reads
+        self._importers: dict[str, dict] = {}  # module -> its importers_of
 
-    def _mentioning(self, words) -> dict:
-        """Facts with bodies of the modules whose source holds one of `words`."""
-        found = {}
+    def _mentioning(self, words) -> list[str]:
+        """The modules whose source holds one of `words`."""
+        found = []
         for name, info in self.program.index.items():
             if info.kind not in ("module", "package") or not info.path:
                 continue
@@ -135,10 +136,22 @@ class Breakage:
             except OSError:
                 continue
             if any(w.encode() in data for w in words):
-                if name not in self._full:
-                    self._full[name] = self.program.load_bodies(name)
-                found[name] = self._full[name]
+                found.append(name)
         return found
+
+    def _per_module(self, memo: dict, module: str, analyse, ws):
+        if module not in memo:
+            memo[module] = analyse({module: ws.base_bodies(module)})
+        return memo[module]
+
+    def loaded_now(self, package: str, ws) -> set[str]:
+        """The modules `import package` loads with the edits made so far: edits only move
+        imports later, so the set is computed again only when an edit touched it."""
+        known = self._loaded.get(package)
+        if known is None or any(m in known[1] for m in ws.log[known[0]:]):
+            known = (len(ws.log), loaded_after(ws.program_with({}), package))
+            self._loaded[package] = known
+        return known[1]
 
     def __call__(self, module: str, text: str, ws) -> list[str]:
         after = ws.program_with({module: text})
@@ -147,23 +160,27 @@ class Breakage:
             state = ws.state.get((package, "normal"))
             if state is not None and module not in state[1]:
                 continue  # its import never runs the edited module
-            if package not in self._loaded:
-                self._loaded[package] = loaded_after(self.program, package)
-            for lost in sorted(self._loaded[package] - loaded_after(after, package)):
+            now = self.loaded_now(package, ws)
+            if module not in now:
+                continue
+            for lost in sorted(now - loaded_after(after, package)):
                 gone.setdefault(lost, package)
         out = []
         if gone:
-            readers = self._mentioning({m.rpartition(".")[2] for m in gone})
+            hidden = sorted(read for reader in self._mentioning(
+                {m.rpartition(".")[2] for m in gone}) for read in self._per_module(
+                    self._hidden, reader, lambda f: hidden_submodule_reads(self.program, f), ws))
             out = [f"{file}:{line}: {reader} reads {sub}, which `import {gone[sub]}` no "
-                   "longer loads" for file, line, reader, sub in
-                   hidden_submodule_reads(self.program, readers) if sub in gone]
+                   "longer loads" for file, line, reader, sub in hidden if sub in gone]
         before = {n for n, _ in self.program.facts[module].bindings}
         now = {n for n, _ in ws.facts_for(module, text, bodies=False).bindings}
         lost_names = sorted(before - now)
         if lost_names:
-            importers = importers_of(self._mentioning(lost_names))
+            importers = [self._per_module(self._importers, reader, importers_of, ws)
+                         for reader in self._mentioning(lost_names)]
             for name in lost_names:
-                for file, line, reader in importers.get((module, name), ()):
-                    out.append(f"{file}:{line}: {reader} imports {name} from {module}, which "
-                               "no longer binds it at import time")
+                for found in importers:
+                    for file, line, reader in found.get((module, name), ()):
+                        out.append(f"{file}:{line}: {reader} imports {name} from {module}, "
+                                   "which no longer binds it at import time")
         return out

@@ -1,12 +1,14 @@
-"""Candidate edits of one import statement, computed and applied with libcst (source text in,
-source text out, comments and formatting preserved). Pure: no file IO.
+"""Candidate edits of one import statement: source text in, source text out, comments and
+formatting kept. Pure: no file IO.
 
-For the names a statement binds, every reference is classified with libcst's scope analysis:
+Every read of the names a statement binds is classified from CPython's parse (refs.py):
 - `function`: read inside a function body (runs later, when called);
-- `annotation`: an annotation that is never evaluated at import time (a string, a local
-  variable annotation, or any annotation under `from __future__ import annotations`);
+- `annotation`: an annotation or type-hint string that is never evaluated (a string, a local
+  variable's annotation, any annotation under `from __future__ import annotations`);
 - `import-time`: anything else (module level, class bodies, decorators, defaults, evaluated
   annotations): the name must exist when the module runs, so the import cannot move.
+The common edit (a whole statement deferred into functions) is a splice of lines; libcst
+writes the others (a TYPE_CHECKING block, statements that share their lines).
 """
 from __future__ import annotations
 
@@ -16,14 +18,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import libcst as cst
-from libcst.metadata import (
-    ClassScope, ComprehensionScope, FunctionScope, GlobalScope, MetadataWrapper,
-    ParentNodeProvider, PositionProvider, ScopeProvider,
-)
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from .refs import FUNCTION, IMPORT_TIME, Analysis, Ref
 
 DEFER = "defer-into-functions"
 TYPE_CHECKING_ONLY = "move-under-TYPE_CHECKING"
 DEFER_AND_TYPE_CHECKING = "defer-and-TYPE_CHECKING"
+UNPARSABLE = "the file cannot be parsed"
 
 
 # libcst's native parser overflows the C stack (a segfault, not an exception) on
@@ -32,18 +34,18 @@ MAX_DEPTH = 1000
 
 
 class TooDeep(ValueError):
-    """Source nested too deep to hand to libcst."""
+    """Source that Python cannot parse, or nested too deep to hand to libcst."""
 
 
 class Parsed:
-    """A text's libcst tree with its metadata and import statements, shared by every edit
-    of that text (scope analysis is the costly part)."""
+    """A text's libcst tree with positions, its import statements and its defs."""
 
     def __init__(self, text: str):
         self.wrapper = MetadataWrapper(parse(text), unsafe_skip_copy=True)  # nodes immutable
         finder = _ImportLines()
         self.wrapper.visit(finder)
         self.lines = finder.found
+        self.functions = finder.functions
 
 
 @lru_cache(maxsize=2)  # a large module's tree with its metadata is large: few at once
@@ -52,8 +54,8 @@ def parsed(text: str) -> Parsed:
     return Parsed(text)
 
 
-def parse(text: str) -> cst.Module:
-    """libcst's module, after checking the nesting depth with CPython's parser."""
+def parse_ast(text: str) -> ast.Module:
+    """CPython's parse of `text`; TooDeep when it fails or nests beyond MAX_DEPTH."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -64,6 +66,12 @@ def parse(text: str) -> cst.Module:
         if depth > MAX_DEPTH:
             raise TooDeep(f"nested more than {MAX_DEPTH} levels deep")
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return tree
+
+
+def parse(text: str) -> cst.Module:
+    """libcst's module, after checking the nesting depth with CPython's parser."""
+    parse_ast(text)
     return cst.parse_module(text)
 
 
@@ -87,12 +95,17 @@ class NoEdit:
 
 
 class _ImportLines(cst.CSTVisitor):
-    """Every import statement line, by the line it starts on."""
+    """Every import statement line, by the line it starts on; every def, by its name's."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self):
         self.found: dict[int, cst.SimpleStatementLine] = {}
+        self.functions: dict[tuple[int, str], cst.FunctionDef] = {}  # by (line, name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        line = self.get_metadata(PositionProvider, node.name).start.line
+        self.functions[(line, node.name.value)] = node
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         if node.body and isinstance(node.body[0], (cst.Import, cst.ImportFrom)):
@@ -106,41 +119,6 @@ def _bound_name(alias: cst.ImportAlias) -> str:
     while isinstance(node, cst.Attribute):
         node = node.value
     return node.value
-
-
-def _function_of(scope):
-    """The outermost FunctionScope enclosing `scope`, or None at module / class level."""
-    found = None
-    while scope is not None and not isinstance(scope, GlobalScope):
-        if isinstance(scope, FunctionScope):
-            found = scope
-        scope = scope.parent
-    return found
-
-
-def classify(wrapper: MetadataWrapper, stmt, future: bool) -> dict[str, list]:
-    """name -> [(kind, outermost function scope or None)] for every reference."""
-    scopes = wrapper.resolve(ScopeProvider)
-    out: dict[str, list] = {}
-    global_scope = scopes[stmt]
-    for alias in stmt.body[0].names:
-        name = _bound_name(alias)
-        refs = out.setdefault(name, [])
-        for assignment in global_scope[name]:
-            if getattr(assignment, "node", None) is not stmt.body[0]:
-                continue
-            for ref in assignment.references:
-                function = _function_of(ref.scope)
-                string = isinstance(ref.node, (cst.SimpleString, cst.ConcatenatedString))
-                if ref.is_annotation and (future or string or function is not None):
-                    refs.append(("annotation", function))
-                elif function is not None and not isinstance(ref.scope, ClassScope):
-                    refs.append(("function", function))
-                elif isinstance(ref.scope, ComprehensionScope) and function is not None:
-                    refs.append(("function", function))
-                else:
-                    refs.append(("import-time", None))
-    return out
 
 
 # a trailing comment that speaks to tools about its own line: meaningless once the line is gone
@@ -232,17 +210,6 @@ def _is_docstring(stmt) -> bool:
         isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
 
 
-def _has_future_annotations(module: cst.Module) -> bool:
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and stmt.body and \
-                isinstance(stmt.body[0], cst.ImportFrom) and stmt.body[0].module is not None \
-                and cst.Module([]).code_for_node(stmt.body[0].module) == "__future__" and \
-                not isinstance(stmt.body[0].names, cst.ImportStar) and \
-                any(_bound_name(a) == "annotations" for a in stmt.body[0].names):
-            return True
-    return False
-
-
 def _add_type_checking_import(code: str) -> str:
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor
@@ -251,61 +218,343 @@ def _add_type_checking_import(code: str) -> str:
     return AddImportsVisitor(context).transform_module(cst.parse_module(code)).code
 
 
+class Source:
+    """A text as CPython parses it, with every read of its global names and where each
+    import statement sits: shared by every edit of that text."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tree = parse_ast(text)
+        self.lines = _LINE.findall(text)  # with their ends, split as CPython's tokenizer does
+        self.eol = next((ln[len(ln.rstrip("\r\n")):] for ln in self.lines
+                         if ln.endswith(("\n", "\r"))), "\n")
+        self.analysis = Analysis(self.tree)
+        self.imports: dict[int, tuple] = {}  # line -> (statement, its block, module scope?)
+        self._starts: dict[int, int] = {}  # line -> statements starting on it
+        stack = [(self.tree.body, True)]
+        while stack:
+            body, top = stack.pop()
+            for stmt in body:
+                self._starts[stmt.lineno] = self._starts.get(stmt.lineno, 0) + 1
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    self.imports.setdefault(stmt.lineno, (stmt, body, top))
+                inner = top and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                      ast.ClassDef))
+                for field in ("body", "orelse", "finalbody"):
+                    block = getattr(stmt, field, None)
+                    if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                        stack.append((block, inner))
+                for sub in getattr(stmt, "handlers", ()) or getattr(stmt, "cases", ()):
+                    stack.append((sub.body, inner))
+
+    def line(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+    def before(self, number: int, col: int) -> str:
+        return self.line(number).encode("utf-8")[:col].decode("utf-8", "replace")
+
+    def after(self, number: int, col: int) -> str:
+        return self.line(number).encode("utf-8")[col:].decode("utf-8", "replace").rstrip("\r\n")
+
+    def alone(self, node: ast.stmt) -> bool:
+        """Is `node` the only statement on its lines, from the start of its first line?"""
+        rest = self.after(node.end_lineno, node.end_col_offset).strip()
+        return not self.before(node.lineno, node.col_offset).strip() and \
+            (not rest or rest.startswith("#")) and self._starts.get(node.lineno) == 1 and \
+            all(self._starts.get(n, 0) == 0 for n in range(node.lineno + 1,
+                                                             node.end_lineno + 1))
+
+    def comments(self, node: ast.stmt) -> tuple[list[str], str | None]:
+        """An import statement's comments inside it, and the one after it on its last line
+        (import statements hold no strings, so every `#` starts a comment)."""
+        inner = []
+        for number in range(node.lineno, node.end_lineno + 1):
+            text = self.line(number).rstrip("\r\n")
+            if number == node.end_lineno:
+                text = self.before(number, node.end_col_offset)
+            if number == node.lineno:
+                text = text.encode("utf-8")[node.col_offset:].decode("utf-8", "replace")
+            if "#" in text:
+                inner.append(text[text.index("#"):].rstrip())
+        rest = self.after(node.end_lineno, node.end_col_offset).strip()
+        return inner, (rest or None)
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+@lru_cache(maxsize=4)
+def source(text: str) -> Source:
+    """TooDeep (not cached) when Python cannot or must not parse it."""
+    return Source(text)
+
+
+def _alias_text(alias: ast.alias) -> str:
+    return alias.name + (f" as {alias.asname}" if alias.asname else "")
+
+
+def _bound(alias: ast.alias) -> str:
+    return alias.asname or alias.name.split(".")[0]
+
+
+MAX_LINE = 88  # a longer from-import is written one name per line, in parentheses
+
+
+def render_import(stmt, aliases, indent: str, eol: str) -> str:
+    """`stmt` (an ast Import / ImportFrom) with only `aliases`, as its own line(s)."""
+    names = [_alias_text(a) for a in aliases]
+    if isinstance(stmt, ast.Import):
+        return f"{indent}import {', '.join(names)}{eol}"
+    head = f"{indent}from {'.' * stmt.level}{stmt.module or ''} import "
+    if len(head) + len(", ".join(names)) <= MAX_LINE:
+        return head + ", ".join(names) + eol
+    return head + "(" + eol + "".join(f"{indent}    {n},{eol}" for n in names) + \
+        indent + ")" + eol
+
+
+def _uses(refs: dict) -> str:
+    uses = sorted(n for n, rs in refs.items() if any(r.kind == IMPORT_TIME for r in rs))
+    return "its names are used while the module runs" + (
+        f" ({', '.join(uses)})" if uses else ", or never (imported for side effects)")
+
+
+def _statement(text: str, line: int):
+    """(Source, the import statement starting `line`) or NoEdit."""
+    try:
+        src = source(text)
+    except TooDeep as exc:
+        return NoEdit(line, f"{UNPARSABLE}: {exc}")
+    found = src.imports.get(line)
+    if found is None or src.before(line, found[0].col_offset).strip():
+        return NoEdit(line, "no import statement on this line")
+    stmt, _, top = found
+    if not top:
+        return NoEdit(line, "the import is not at module level")
+    if any(a.name == "*" for a in stmt.names):
+        return NoEdit(line, "a star import")
+    if src._starts.get(line) != 1:
+        return NoEdit(line, "the import shares its line with another statement")
+    return src, stmt
+
+
+def reads(src: Source, stmt) -> dict[str, list]:
+    """bound name -> its reads (refs.Ref), for the names `stmt` binds; a name some function
+    rebinds with `global` counts as read while the module runs."""
+    out = {}
+    for alias in stmt.names:
+        name = _bound(alias)
+        found = list(src.analysis.refs.get(name, ()))
+        if name in src.analysis.global_decls:
+            found.append(Ref(IMPORT_TIME, None, stmt.lineno, 0, 0, False, False))
+        out[name] = found
+    return out
+
+
 def edit_statement(text: str, line: int) -> Edit | NoEdit:
     """The safe edit of the import statement starting on `line`, or why there is none."""
+    found = _statement(text, line)
+    if isinstance(found, NoEdit):
+        return found
+    src, stmt = found
+    refs = reads(src, stmt)
+    moved = [n for n, rs in refs.items() if rs and all(r.kind != IMPORT_TIME for r in rs)]
+    if not moved:
+        return NoEdit(line, _uses(refs))
+    per_function: dict = {}  # ast def -> names it reads
+    annotations = False
+    for name in moved:
+        for ref in refs[name]:
+            if ref.kind == FUNCTION:
+                per_function.setdefault(ref.function, []).append(name)
+            else:  # an annotation no deferred import of the same function covers
+                annotations = annotations or ref.function is None or \
+                    not any(r.kind == FUNCTION and r.function is ref.function
+                            for r in refs[name])
+    per_function = {f: [n for n in dict.fromkeys(_bound(a) for a in stmt.names) if n in names]
+                    for f, names in per_function.items()}
+    new = _defer_in_text(src, stmt, moved, per_function, annotations)
+    if new is None:
+        new = _defer_with_libcst(text, line, moved, per_function, annotations)
+        if isinstance(new, NoEdit):
+            return new
+    kind = DEFER_AND_TYPE_CHECKING if per_function and annotations else (
+        DEFER if per_function else TYPE_CHECKING_ONLY)
+    functions = tuple(sorted(f.name for f in per_function))
+    return Edit(kind, line, tuple(sorted(moved)), functions, new)
+
+
+def _defer_in_text(src: Source, stmt, moved, per_function, annotations) -> str | None:
+    """The edit as a splice of lines (without libcst's cost), or None when the layout asks
+    for libcst: a statement sharing its lines, a moved name sharing its line with one that
+    stays, a one-line function suite, a TYPE_CHECKING bound some other way."""
+    if not src.alone(stmt):
+        return None
+    splices = _statement_splices(src, stmt, moved, annotations)
+    if splices is None:
+        return None
+    if annotations:
+        typing = _type_checking_import(src, stmt)
+        if typing is None:
+            return None
+        splices += typing
+    for function, names in per_function.items():
+        first = function.body[0]
+        if first.lineno == function.lineno or src.before(first.lineno, first.col_offset).strip():
+            return None  # `def f(): return x`
+        body_indent = src.before(first.lineno, first.col_offset)
+        aliases = [a for a in stmt.names if _bound(a) in names]
+        new = render_import(stmt, aliases, body_indent, src.eol)
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                isinstance(first.value.value, str):
+            if not src.alone(first):
+                return None
+            at = first.end_lineno  # after the docstring
+        else:
+            at = first.lineno - 1  # after the header, above the comments that lead the body
+            while at > function.lineno and (not src.line(at).strip() or
+                                             src.line(at).lstrip().startswith("#")):
+                at -= 1
+        splices.append((at + 1, at, [new]))  # an empty range: an insertion
+    lines = list(src.lines)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += src.eol
+    for first, last, new in sorted(splices, key=lambda s: (s[0], s[1]), reverse=True):
+        lines[first - 1:last] = new
+    out = "".join(lines)
+    try:
+        ast.parse(out)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # never hand back code that does not parse: let libcst try
+    return out
+
+
+def _statement_splices(src: Source, stmt, moved, annotations) -> list | None:
+    """(first line, last line, new lines) for the statement itself: what stays of it, and
+    the moved names under `if TYPE_CHECKING:` when annotations need them."""
+    eol = src.eol
+    indent = src.before(stmt.lineno, stmt.col_offset)
+    remaining = [a for a in stmt.names if _bound(a) not in moved]
+    if not remaining:
+        if annotations:  # the whole statement, as it is, goes under the block
+            block = [f"{indent}if TYPE_CHECKING:{eol}"] + [
+                "    " + src.line(n) for n in range(stmt.lineno, stmt.end_lineno + 1)]
+            return [(stmt.lineno, stmt.end_lineno, block)]
+        inner, trailing = src.comments(stmt)
+        kept = [c for c in (*inner, trailing) if c and not _DIRECTIVE.match(c)]
+        lines = [f"{indent}{c}{eol}" for c in kept]
+        _, block, _ = src.imports[stmt.lineno]
+        if len(block) == 1 and block is not src.tree.body:
+            lines.append(f"{indent}pass{eol}")  # the block must not end up empty
+        return [(stmt.lineno, stmt.end_lineno, lines)]
+    gone = [a for a in stmt.names if _bound(a) in moved]
+    if stmt.end_lineno == stmt.lineno:
+        out = [(stmt.lineno, stmt.lineno, [
+            indent + render_import(stmt, remaining, "", "").rstrip() +
+            src.after(stmt.lineno, stmt.end_col_offset) + eol])]
+    else:
+        out = []
+        for alias in gone:  # each on a line of its own inside the parentheses
+            text = src.line(alias.lineno).rstrip("\r\n")
+            code, _, comment = text.partition("#")
+            shared = [a for a in stmt.names if a is not alias and
+                      alias.lineno in (a.lineno, a.end_lineno)]
+            if alias.lineno != alias.end_lineno or shared or \
+                    alias.lineno in (stmt.lineno, stmt.end_lineno) or \
+                    code.strip().rstrip(",").strip() != _alias_text(alias):
+                return None
+            keep = comment and not _DIRECTIVE.match("#" + comment)
+            out.append((alias.lineno, alias.lineno,
+                        [f"{src.before(alias.lineno, alias.col_offset)}#{comment}{eol}"]
+                        if keep else []))
+    if annotations:
+        out.append((stmt.end_lineno + 1, stmt.end_lineno, [
+            f"{indent}if TYPE_CHECKING:{eol}", render_import(stmt, gone, indent + "    ", eol)]))
+    return out
+
+
+def _type_checking_import(src: Source, stmt) -> list | None:
+    """The splice that imports TYPE_CHECKING from typing, after the module's leading imports
+    ([] when one before `stmt` already does; None when the name is bound some other way)."""
+    body = src.tree.body
+    for node in body:
+        if node.lineno >= stmt.lineno:
+            break
+        if isinstance(node, ast.ImportFrom) and node.module in ("typing", "typing_extensions") \
+                and any(a.name == "TYPE_CHECKING" and a.asname in (None, "TYPE_CHECKING")
+                        for a in node.names):
+            return []
+    if "TYPE_CHECKING" in src.analysis.module_scope.bound:
+        return None
+    at, i = 0, 0
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        at, i = body[0].end_lineno, 1
+    while i < len(body) and body[i] is not stmt and isinstance(body[i], (ast.Import,
+                                                                         ast.ImportFrom)):
+        at, i = body[i].end_lineno, i + 1
+    if at == 0:
+        at = stmt.lineno - 1  # nothing leads: just above the statement
+    new = [f"from typing import TYPE_CHECKING{src.eol}"]
+    if src.line(at + 1).strip():
+        new.append(src.eol)  # the imports stand apart from the code that follows
+    return [(at + 1, at, new)]
+
+
+def _defer_with_libcst(text: str, line: int, moved, per_function, annotations):
+    """The deferral (and TYPE_CHECKING block) written by libcst, for the layouts the text
+    splice leaves alone."""
     try:
         found = parsed(text)
     except (cst.ParserSyntaxError, RecursionError, TooDeep) as exc:
-        return NoEdit(line, f"libcst cannot parse the file: {exc}")
-    wrapper = found.wrapper
+        return NoEdit(line, f"{UNPARSABLE}: {exc}")
     stmt = found.lines.get(line)
-    if stmt is None or isinstance(getattr(stmt.body[0], "names", None), cst.ImportStar):
-        return NoEdit(line, "no import statement (or a star import) on this line")
-    refs = classify(wrapper, stmt, _has_future_annotations(wrapper.module))
-    moved = [n for n, rs in refs.items() if rs and all(k != "import-time" for k, _ in rs)]
-    if not moved:
-        uses = sorted({n for n, rs in refs.items() if any(k == "import-time" for k, _ in rs)})
-        return NoEdit(line, "its names are used while the module runs" + (
-            f" ({', '.join(uses)})" if uses else ", or never (imported for side effects)"))
-    per_function: dict = {}
-    annotations = False
-    for name in moved:
-        for kind, function in refs[name]:
-            if kind == "function":
-                per_function.setdefault(function.node, []).append(name)
-            else:
-                annotations = annotations or function is None or \
-                    not any(k == "function" and f is function for k, f in refs[name])
-    per_function = {k: sorted(set(v)) for k, v in per_function.items()}
-    new = wrapper.module.visit(_Rewrite(stmt, moved, annotations, per_function)).code
+    if stmt is None:
+        return NoEdit(line, "no import statement on this line")
+    defs = {(d.lineno, d.name): names for d, names in per_function.items()}
+    by_node = {node: defs[key] for key, node in found.functions.items() if key in defs}
+    if len(by_node) != len(defs):
+        return NoEdit(line, "a function that reads the names cannot be located")
+    new = found.wrapper.module.visit(_Rewrite(stmt, moved, annotations, by_node)).code
     if annotations:
         new = _add_type_checking_import(new)
-    kind = DEFER_AND_TYPE_CHECKING if per_function and annotations else (
-        DEFER if per_function else TYPE_CHECKING_ONLY)
-    functions = tuple(sorted(f.name.value for f in per_function))
-    return Edit(kind, line, tuple(sorted(moved)), functions, new)
+    return new
 
 
 MODULE_IMPORT = "import-module-use-attributes"
 
 
-class _ToAttributes(cst.CSTTransformer):
-    """`from M import a` -> `from <parent of M> import <last of M>` (or `import M`), and each
-    reference to `a` -> `<last>.a`."""
-
-    def __init__(self, stmt, replacement, names: dict, refs: set):
-        self.stmt, self.replacement, self.names, self.refs = stmt, replacement, names, refs
-
-    def leave_SimpleStatementLine(self, original, updated):
-        if original is not self.stmt:
-            return updated
-        return updated.with_changes(body=[self.replacement])
-
-    def leave_Name(self, original, updated):
-        if original in self.refs:
-            module, attr = self.names[original.value]
-            return cst.Attribute(value=cst.Name(module), attr=cst.Name(attr))
-        return updated
+def module_import_edit(text: str, line: int) -> Edit | NoEdit:
+    """`from M import name` -> an import of the module M itself, uses -> `M.name`: keeps M
+    loaded at import time, and `from P import m` succeeds mid-cycle through sys.modules."""
+    found = _statement(text, line)
+    if isinstance(found, NoEdit):
+        return found
+    src, stmt = found
+    if not isinstance(stmt, ast.ImportFrom) or stmt.module is None:
+        return NoEdit(line, "not a `from M import name` statement")
+    parent, _, last = stmt.module.rpartition(".")
+    refs = reads(src, stmt)
+    if any(not rs or any(r.kind != FUNCTION for r in rs) for rs in refs.values()):
+        return NoEdit(line, "some names are not used only inside functions")
+    if any(r.in_fstring for rs in refs.values() for r in rs):
+        return NoEdit(line, "a name is read inside an f-string")
+    if last in src.analysis.bound_anywhere:
+        return NoEdit(line, f"'{last}' is already a name in this module")
+    if not src.alone(stmt) or src.comments(stmt)[0]:
+        return NoEdit(line, "the statement shares its lines or holds comments")
+    attrs = {_bound(a): a.name for a in stmt.names}
+    dots = "." * stmt.level
+    replacement = f"from {dots}{parent} import {last}" if parent or dots else f"import {last}"
+    lines = list(src.lines)
+    edits = [(stmt.lineno, stmt.col_offset, stmt.end_lineno, stmt.end_col_offset,
+              replacement)]
+    edits += [(r.line, r.col, r.line, r.end_col, f"{last}.{attrs[name]}")
+              for name, rs in refs.items() for r in rs]
+    for first, col, end, end_col, new in sorted(edits, reverse=True):
+        head = lines[first - 1].encode("utf-8")[:col]
+        tail = lines[end - 1].encode("utf-8")[end_col:]
+        lines[first - 1:end] = [(head + new.encode("utf-8") + tail).decode("utf-8")]
+    return Edit(MODULE_IMPORT, line, tuple(sorted(attrs)), (), "".join(lines))
 
 
 def _statement_at(text: str, line: int):
@@ -314,43 +563,9 @@ def _statement_at(text: str, line: int):
     try:
         found = parsed(text)
     except Exception as exc:  # noqa: BLE001
-        return NoEdit(line, f"libcst cannot parse the file: {exc}")
+        return NoEdit(line, f"{UNPARSABLE}: {exc}")
     stmt = found.lines.get(line)
     return found.wrapper, stmt, (stmt.body[0] if stmt is not None else None)
-
-
-def module_import_edit(text: str, line: int) -> Edit | NoEdit:
-    """`from M import name` -> an import of the module M itself, uses -> `M.name`: keeps M
-    loaded at import time, and `from P import m` succeeds mid-cycle through sys.modules."""
-    found = _statement_at(text, line)
-    if isinstance(found, NoEdit):
-        return found
-    wrapper, stmt, node = found
-    if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar) or \
-            node.module is None:
-        return NoEdit(line, "not a `from M import name` statement")
-    dotted = cst.Module([]).code_for_node(node.module)
-    parent, _, last = dotted.rpartition(".")
-    refs = classify(wrapper, stmt, _has_future_annotations(wrapper.module))
-    if any(not rs or any(k != "function" for k, _ in rs) for rs in refs.values()):
-        return NoEdit(line, "some names are not used only inside functions")
-    scopes = wrapper.resolve(ScopeProvider)
-    if last in scopes[stmt]:
-        return NoEdit(line, f"'{last}' is already a name in this module")
-    names = {_bound_name(a): (last, cst.Module([]).code_for_node(a.name)) for a in node.names}
-    nodes = set()
-    for assignment in scopes[stmt].assignments:
-        if assignment.node is node:
-            nodes.update(ref.node for ref in assignment.references
-                         if isinstance(ref.node, cst.Name))
-    dots = "." * len(node.relative)
-    if parent or dots:
-        source = f"from {dots}{parent} import {last}"
-    else:
-        source = f"import {last}"
-    replacement = cst.parse_statement(source).body[0]
-    new = wrapper.module.visit(_ToAttributes(stmt, replacement, names, nodes)).code
-    return Edit(MODULE_IMPORT, line, tuple(sorted(names)), (), new)
 
 
 LAZY = "make-lazy"  # PEP 810 `lazy import` / `lazy from ... import ...` (Python 3.15+)

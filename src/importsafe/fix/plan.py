@@ -3,18 +3,20 @@ proven by re-simulating the edited code. Pure: source texts come in through `rea
 
 Greedy and verified: each round tries the safe edit of every import statement on the chains
 of the pairs still failing (the statement that needed the name first, then the ones that
-led there), re-simulates with each only the failing pairs whose run executed the edited
-module (a run that never created it cannot change), and keeps the edit that fixes the most
-pairs with the fewest moved lines; the kept edit is then checked against every pair that
-reaches the module, and dropped if it breaks one that worked, or (unless unsafe edits are
-allowed) if the compat check finds code it breaks. Test modules are edited only when asked;
-without that, a last pass with them finds the pairs only a test edit would repair.
+led there), re-simulates with each a sample of the failing pairs of every cycle, only those
+whose run executed the edited module (a run that never created it cannot change), and
+ranks the edits by the pairs they fix and the lines they move. The best edit, and the best
+edit of every other cycle in another file, are then checked together against every pair
+that reaches their modules: kept when together they repair what each repaired alone and
+break nothing that worked (else the best alone is judged so), each dropped (unless unsafe
+edits are allowed) when the compat check finds code it breaks. Test modules are edited only
+when asked; without that, a last pass with them finds the pairs only a test edit would
+repair.
 Preference between equally good edits follows the order of the chain, then
 defer-into-functions over TYPE_CHECKING over the combination.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -24,11 +26,10 @@ from ..static.facts import facts_from_source
 from ..static.state import Program
 from .workspace import Workspace
 from .edits import (
-    DEFER, DEFER_AND_TYPE_CHECKING, LAZY, MODULE_IMPORT, TYPE_CHECKING_ONLY, Edit, NoEdit,
+    DEFER, DEFER_AND_TYPE_CHECKING, LAZY, MODULE_IMPORT, TYPE_CHECKING_ONLY, UNPARSABLE, Edit,
+    NoEdit,
     edit_statement, lazy_edit, module_import_edit,
 )
-
-UNPARSABLE = "libcst cannot parse the file"
 
 _PREFERENCE = {DEFER: 0, TYPE_CHECKING_ONLY: 1, DEFER_AND_TYPE_CHECKING: 2, LAZY: 3,
                MODULE_IMPORT: 4}
@@ -159,29 +160,72 @@ def _rounds(ws, pairs, allow, refused, rejected, options, kept, unsafe) -> None:
         failing = [ws.state[p][0] for p in pairs if ws.state[p][0].outcome == "error"]
         if not failing:
             return
-        best = _best_edit(ws, failing, refused, rejected, allow)
-        if best is None:
+        choices = _best_edits(ws, failing, refused, rejected, allow)
+        if not choices:
             return  # no edit helps any more
-        module, edit, _ = best
-        runs = ws.run(pairs, module, edit.new_text)
-        if any(ws.state[p][0].outcome == "ok" and r.outcome != "ok" for p, (r, _) in
-               runs.items()):
-            rejected.add((module, edit.new_text))
+        batch = _safe_batch(ws, pairs, choices, rejected, options, unsafe)
+        if batch is None:
             continue
+        edits, runs = batch
+        for module, edit, cycle, why in edits:
+            kept.setdefault(module, []).append((edit, cycle, why))
+        ws.commit_many({module: edit.new_text for module, edit, _, _ in edits}, runs)
+        for module, _, _, _ in edits:
+            path = ws.program.index[module].path  # its lines moved: judge its statements anew
+            for k in [k for k in refused if k[0] == path]:
+                del refused[k]
+
+
+def _safe_batch(ws, pairs, choices, rejected, options, unsafe):
+    """The edits to commit this round, with the runs that prove them: the best edit, and
+    beside it the best of every other cycle (in other files) when together they repair what
+    each repaired alone and break nothing that worked; None when the best edit is refused
+    (it is then not tried again)."""
+    def breaks(runs) -> bool:
+        return any(ws.state[p][0].outcome == "ok" and r.outcome != "ok"
+                   for p, (r, _) in runs.items())
+
+    def judged(module, edit, runs):
+        """(cycle, compat why) of a kept edit, or None when it is refused."""
+        why = tuple(options.compat(module, edit.new_text, ws)) if options.compat else ()
         repaired = [p for p, (r, _) in runs.items()
                     if ws.state[p][0].outcome == "error" and r.outcome == "ok"]
-        why = tuple(options.compat(module, edit.new_text, ws)) if options.compat else ()
         if why and not options.unsafe:
             rejected.add((module, edit.new_text))
             unsafe.append(Held(module, ws.program.index[module].path, edit, why,
                                tuple(repaired)))
-            continue
-        cycle = cycle_of(ws.state[repaired[0]][0]) if repaired else ""
-        ws.commit(module, edit.new_text, runs)
-        kept.setdefault(module, []).append((edit, cycle, why))
-        path = ws.program.index[module].path  # its lines moved: judge its statements anew
-        for k in [k for k in refused if k[0] == path]:
-            del refused[k]
+            return None
+        return (cycle_of(ws.state[repaired[0]][0]) if repaired else ""), why
+
+    independent, covered, modules = [], set(), set()
+    for _, module, edit, fixed in choices:
+        if module not in modules and not fixed & covered:
+            independent.append((module, edit, fixed))
+            covered |= fixed
+            modules.add(module)
+    if len(independent) > 1:
+        runs = ws.run_many(pairs, {m: e.new_text for m, e, _ in independent})
+        if not breaks(runs) and all(runs[p][0].outcome == "ok" for _, _, fixed in independent
+                                    for p in fixed if p in runs):
+            out = []
+            for module, edit, fixed in independent:
+                verdict = judged(module, edit, {p: runs[p] for p in fixed if p in runs})
+                if verdict is not None:
+                    out.append((module, edit, *verdict))
+            if len(out) == len(independent):
+                return out, runs
+            if out:  # some were refused: prove the rest together again
+                runs = ws.run_many(pairs, {m: e.new_text for m, e, _, _ in out})
+                if not breaks(runs):
+                    return out, runs
+            return None
+    module, edit, _ = independent[0]
+    runs = ws.run(pairs, module, edit.new_text)
+    if breaks(runs):
+        rejected.add((module, edit.new_text))
+        return None
+    verdict = judged(module, edit, runs)
+    return None if verdict is None else ([(module, edit, *verdict)], runs)
 
 
 def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
@@ -189,6 +233,7 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     trial = Workspace(ws.program, ws.read_text, ws.version)
     trial.texts, trial.facts, trial.state = dict(ws.texts), dict(ws.facts), dict(ws.state)
     trial._facts_memo, trial._edits, trial.skipped = ws._facts_memo, ws._edits, ws.skipped
+    trial._moved = ws._moved
     trial._bodies_memo, trial._functions_memo = ws._bodies_memo, ws._functions_memo
     trial.log, trial._helps = list(ws.log), dict(ws._helps)
     kept: dict[str, list] = {}
@@ -229,15 +274,15 @@ def _explain(ws: Workspace, failing: list[Result], refused) -> None:
             refused[(path, line)] = edit.reason
 
 
-def _best_edit(ws: Workspace, failing: list[Result], refused, rejected, allow):
-    """The edit that fixes the most failing pairs with the fewest moved lines, among the
-    statements of the cycles first, then of the whole chains."""
+def _best_edits(ws: Workspace, failing: list[Result], refused, rejected, allow):
+    """The edits that repair failing pairs, best first (the most pairs with the fewest moved
+    lines), among the statements of the cycles, else of the whole chains."""
     cycle = _candidates(failing, cycles_only=True)
-    best = _best_of(ws, failing, cycle, refused, rejected, allow)
-    if best is None:
+    found = _scored(ws, failing, cycle, refused, rejected, allow)
+    if not found:
         rest = [c for c in _candidates(failing, cycles_only=False) if c not in set(cycle)]
-        best = _best_of(ws, failing, rest, refused, rejected, allow)
-    return best
+        found = _scored(ws, failing, rest, refused, rejected, allow)
+    return sorted(found, key=lambda c: c[0])
 
 
 SAMPLE = 3  # failing pairs per cycle that judge a candidate edit
@@ -258,13 +303,13 @@ def _sample(failing: list[Result]) -> dict[tuple[str, str], float]:
     return out
 
 
-def _best_of(ws: Workspace, failing: list[Result], candidates, refused, rejected, allow):
-    """Per statement, the preferred kind of edit first, the module-import form only when
-    that does not help."""
+def _scored(ws: Workspace, failing: list[Result], candidates, refused, rejected, allow):
+    """[(score, module, edit, the failing pairs it repairs)]: per statement, the preferred
+    kind of edit first, the module-import form only when that does not help."""
     weights = _sample(failing)
     pairs = list(weights)
     every = [(r.entry, r.mode) for r in failing]
-    best = None
+    found = []
     # file by file (each file's libcst analysis is kept while its statements are judged);
     # the chain order still ranks them
     for order, (path, line) in sorted(enumerate(candidates), key=lambda c: c[1][0]):
@@ -291,27 +336,22 @@ def _best_of(ws: Workspace, failing: list[Result], candidates, refused, rejected
             if (module, edit.new_text) in rejected:
                 continue
             runs = ws.run(pairs, module, edit.new_text)
-            fixed = sum(weights[p] for p, (r, _) in runs.items() if r.outcome == "ok")
+            repaired = {p for p, (r, _) in runs.items() if r.outcome == "ok"}
+            fixed = sum(weights[p] for p in repaired)
             if not fixed:  # the sample may miss the pairs it repairs: ask the others
                 rest = [p for p in every if p not in weights]
-                fixed = sum(r.outcome == "ok" for r, _ in
-                            ws.run(rest, module, edit.new_text).values())
+                repaired = {p for p, (r, _) in ws.run(rest, module, edit.new_text).items()
+                            if r.outcome == "ok"}
+                fixed = len(repaired)
             if not fixed:
                 continue
-            score = (-fixed, is_test_module(module, path), _moved_lines(text, edit.new_text),
+            score = (-fixed, is_test_module(module, path), ws.moved(text, edit.new_text),
                      order, _PREFERENCE[edit.kind])
-            if best is None or score < best[2]:
-                best = (module, edit, score)
+            found.append((score, module, edit, frozenset(repaired)))
             break
         if len(reasons) == len(makers) and path not in ws.skipped:
             refused[(path, line)] = reasons[0]
-    return best
-
-
-def _moved_lines(old: str, new: str) -> int:
-    return sum(1 for line in difflib.unified_diff(old.splitlines(), new.splitlines(), n=0,
-                                                  lineterm="")
-               if line[:1] in "+-" and line[:3] not in ("+++", "---"))
+    return found
 
 
 def patched_program(program: Program, patches, version=(3, 11)) -> Program:

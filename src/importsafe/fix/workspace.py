@@ -3,6 +3,7 @@ it, and what they cost to repeat (parsed facts, function bodies, libcst edits, w
 dropping a statement repairs a pair) remembered. Pure: texts come in through `read_text`."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from typing import Callable
 
@@ -28,6 +29,7 @@ class Workspace:
         self._bodies_memo: dict = {}
         self._functions_memo: dict = {}
         self._edits: dict = {}
+        self._moved: dict = {}
         self.skipped: dict[str, str] = {}  # path -> why it cannot be read
         self.unhelpful: set[tuple[str, int]] = set()  # statements no edit of which helps
         self.log: list[str] = []  # the modules edited, in order
@@ -115,12 +117,28 @@ class Workspace:
     def run(self, pairs, module: str, text: str) -> dict:
         """pair -> (result, created) with `module` edited, for the pairs whose run created
         `module` (the others cannot change)."""
-        program = self.program_with({module: text})
+        return self.run_many(pairs, {module: text})
+
+    def run_many(self, pairs, texts: dict[str, str]) -> dict:
+        """pair -> (result, created) with every module of `texts` edited, for the pairs
+        whose run created one of them."""
+        program = self.program_with(texts)
         out = {}
-        for p in self.reached(pairs, module):
-            result, created, _ = simulate_modules(p[0], p[1], program)
-            out[p] = (result, created)
+        for p in pairs:
+            if any(m in self.state[p][1] for m in texts):
+                result, created, _ = simulate_modules(p[0], p[1], program)
+                out[p] = (result, created)
         return out
+
+    def moved(self, old: str, new: str) -> int:
+        """Lines an edit removes or adds."""
+        key = (old, new)
+        if key not in self._moved:
+            self._moved[key] = sum(
+                1 for line in difflib.unified_diff(old.splitlines(), new.splitlines(), n=0,
+                                                   lineterm="")
+                if line[:1] in "+-" and line[:3] not in ("+++", "---"))
+        return self._moved[key]
 
     def could_help(self, pairs, module: str, line: int) -> bool:
         """Would dropping the import statement on `line` from the module's top level
@@ -147,8 +165,9 @@ class Workspace:
                 return True
         return False
 
-    def commit(self, module: str, text: str, runs: dict) -> None:
-        self.log.append(module)
-        self.texts[module] = text
-        self.facts[module] = self.facts_for(module, text, bodies=False)
+    def commit_many(self, texts: dict[str, str], runs: dict) -> None:
+        for module, text in texts.items():
+            self.log.append(module)
+            self.texts[module] = text
+            self.facts[module] = self.facts_for(module, text, bodies=False)
         self.state.update(runs)
