@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..static.events import Call, ClassBody, Def, If, Import, ImportFrom, Try, Use, walk
@@ -110,6 +111,25 @@ def importers_of(full_facts) -> dict[tuple[str, str], list[tuple[str, int, str]]
     return out
 
 
+def _words(words) -> tuple:
+    encoded = [w.encode() for w in words]
+    return (encoded, re.compile(rb"\b(?:" + b"|".join(map(re.escape, encoded)) + rb")\b"),
+            lambda pattern, data: pattern.search(data) is not None)
+
+
+def _outside_imports(pattern: re.Pattern, data: bytes) -> bool:
+    """A match on a line that is not an import statement alone (most mentions of a dotted
+    module name are the imports of it, which read nothing)."""
+    return any(not _import_line(data, match) for match in pattern.finditer(data))
+
+
+def _import_line(data: bytes, match: re.Match) -> bool:
+    start = data.rfind(b"\n", 0, match.start()) + 1
+    end = data.find(b"\n", match.end())
+    line = data[start:end if end >= 0 else len(data)]
+    return line.lstrip().startswith((b"from ", b"import ")) and b";" not in line
+
+
 class Breakage:
     """What an edit breaks for code that relies on import side effects: reads of a module
     `import package` no longer loads, imports of a name the edited module no longer binds.
@@ -121,12 +141,14 @@ class Breakage:
         self.program = program
         self.packages = tuple(packages)
         self._source = source
-        self._loaded: dict[str, tuple[int, set[str]]] = {}  # package -> (len(ws.log), now)
+        # package -> [(text of each module its run created, what it loaded)]
+        self._runs: dict[str, list] = {}
         self._hidden: dict[str, list] = {}  # module -> its hidden submodule reads
         self._importers: dict[str, dict] = {}  # module -> its importers_of
 
-    def _mentioning(self, words) -> list[str]:
-        """The modules whose source holds one of `words`."""
+    def _mentioning(self, *patterns: tuple) -> list[str]:
+        """The modules whose source matches every one of `patterns`: (words a match holds,
+        tried first as a plain search is far cheaper; a pattern; how to match it)."""
         found = []
         for name, info in self.program.index.items():
             if info.kind not in ("module", "package") or not info.path:
@@ -135,7 +157,8 @@ class Breakage:
                 data = self._source(info.path)
             except OSError:
                 continue
-            if any(w.encode() in data for w in words):
+            if all(any(w in data for w in words) and test(p, data)
+                   for words, p, test in patterns):
                 found.append(name)
         return found
 
@@ -144,40 +167,67 @@ class Breakage:
             memo[module] = analyse({module: ws.base_bodies(module)})
         return memo[module]
 
-    def loaded_now(self, package: str, ws) -> set[str]:
-        """The modules `import package` loads with the edits made so far: edits only move
-        imports later, so the set is computed again only when an edit touched it."""
-        known = self._loaded.get(package)
-        if known is None or any(m in known[1] for m in ws.log[known[0]:]):
-            known = (len(ws.log), loaded_after(ws.program_with({}), package))
-            self._loaded[package] = known
-        return known[1]
+    def loaded(self, package: str, ws, overlay: dict[str, str]) -> set[str]:
+        """The modules `import package` loads with the edits made so far and `overlay`: a
+        run is reused while every module it created has the same text."""
+        texts = {**ws.texts, **overlay}
+        runs = self._runs.setdefault(package, [])
+        for deps, found in runs:
+            if all(texts.get(m) is t or texts.get(m) == t for m, t in deps.items()):
+                return found
+        program = ws.program_with(overlay)
+        _, created, after = simulate_modules(package, "normal", program)
+        found = loaded_by(program, package) if after is None else \
+            {m for m in after.modules if m in program.index}
+        runs.append(({m: texts.get(m) for m in created}, found))
+        return found
 
-    def __call__(self, module: str, text: str, ws) -> list[str]:
-        after = ws.program_with({module: text})
+    def lost(self, texts: dict[str, str], ws) -> dict[str, str]:
+        """lost module -> a package whose import no longer loads it, with `texts` edited."""
         gone: dict[str, str] = {}
         for package in self.packages:
             state = ws.state.get((package, "normal"))
-            if state is not None and module not in state[1]:
-                continue  # its import never runs the edited module
-            now = self.loaded_now(package, ws)
-            if module not in now:
+            if state is not None and not any(m in state[1] for m in texts):
+                continue  # its import never runs an edited module
+            now = self.loaded(package, ws, {})
+            if not any(m in now for m in texts):
                 continue
-            for lost in sorted(now - loaded_after(after, package)):
+            for lost in sorted(now - self.loaded(package, ws, texts)):
                 gone.setdefault(lost, package)
-        out = []
-        if gone:
-            hidden = sorted(read for reader in self._mentioning(
-                {m.rpartition(".")[2] for m in gone}) for read in self._per_module(
-                    self._hidden, reader, lambda f: hidden_submodule_reads(self.program, f), ws))
-            out = [f"{file}:{line}: {reader} reads {sub}, which `import {gone[sub]}` no "
-                   "longer loads" for file, line, reader, sub in hidden if sub in gone]
+        return gone
+
+    def reads_lost(self, texts: dict[str, str], ws) -> list[str]:
+        """Reads of a module that `import package` no longer loads with `texts` edited.
+        Edits only move imports later, so a set of edits loses every module one of them
+        loses: when together they break no read, none of them does."""
+        gone = self.lost(texts, ws)
+        if not gone:
+            return []
+        # a read of pkg.sub.attr spells the dotted name (spaces around the dots aside)
+        dotted = ([m.rpartition(".")[2].encode() for m in gone], re.compile(b"|".join(
+            rb"\s*\.\s*".join(re.escape(p.encode()) for p in m.split(".")) for m in gone)),
+            _outside_imports)
+        reads = lambda f: hidden_submodule_reads(self.program, f)  # noqa: E731
+        hidden = sorted(read for reader in self._mentioning(dotted)
+                        for read in self._per_module(self._hidden, reader, reads, ws))
+        return [f"{file}:{line}: {reader} reads {sub}, which `import {gone[sub]}` no longer "
+                "loads" for file, line, reader, sub in hidden if sub in gone]
+
+    def __call__(self, module: str, text: str, ws, modules: bool = True) -> list[str]:
+        """What the edit breaks; without `modules`, the lost modules are known to be read
+        by nothing (reads_lost of a batch that holds the edit)."""
+        out = self.reads_lost({module: text}, ws) if modules else []
         before = {n for n, _ in self.program.facts[module].bindings}
         now = {n for n, _ in ws.facts_for(module, text, bodies=False).bindings}
         lost_names = sorted(before - now)
         if lost_names:
+            # `from M import name` spells name and, but for `from . import name` of a
+            # package, M's last part
+            words = [_words(lost_names)]
+            if self.program.index[module].kind != "package":
+                words.append(_words([module.rpartition(".")[2]]))
             importers = [self._per_module(self._importers, reader, importers_of, ws)
-                         for reader in self._mentioning(lost_names)]
+                         for reader in self._mentioning(*words)]
             for name in lost_names:
                 for found in importers:
                     for file, line, reader in found.get((module, name), ()):

@@ -224,11 +224,16 @@ class Source:
 
     def __init__(self, text: str):
         self.text = text
-        self.tree = parse_ast(text)
+        try:
+            self.tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            raise TooDeep(f"Python cannot parse it ({type(exc).__name__})") from None
         self.lines = _LINE.findall(text)  # with their ends, split as CPython's tokenizer does
         self.eol = next((ln[len(ln.rstrip("\r\n")):] for ln in self.lines
                          if ln.endswith(("\n", "\r"))), "\n")
         self.analysis = Analysis(self.tree)
+        if self.analysis.depth > MAX_DEPTH:
+            raise TooDeep(f"nested more than {MAX_DEPTH} levels deep")
         self.imports: dict[int, tuple] = {}  # line -> (statement, its block, module scope?)
         self._starts: dict[int, int] = {}  # line -> statements starting on it
         stack = [(self.tree.body, True)]

@@ -78,17 +78,32 @@ class FixPlan:
 class Options:
     include_tests: bool = False
     unsafe: bool = False
-    # (module, new text, workspace) -> what the edit breaks; () when nothing
+    # (module, new text, workspace, check lost modules) -> what the edit breaks; () when
+    # nothing
     compat: Callable | None = None
 
 
-def is_test_module(name: str, path: str) -> bool:
-    """A module of a test suite: under a `tests` package, or named like pytest's files
-    (`test` alone is often library code, as django.test is)."""
+def is_test_module(name: str, path: str, suites: frozenset[str] = frozenset()) -> bool:
+    """A module of a test suite: under a `tests` package or a package of `suites`, or named
+    like pytest's files (`test` alone is often library code, as django.test is)."""
     parts = name.split(".")
     last = parts[-1]
     return "tests" in parts or last == "conftest" or last.startswith("test_") or \
-        last.endswith("_test") or last.endswith("_tests")
+        last.endswith("_test") or last.endswith("_tests") or \
+        any(".".join(parts[:i]) in suites for i in range(1, len(parts) + 1))
+
+
+def test_suites(names) -> frozenset[str]:
+    """The packages named `test` or `testing` that hold pytest-named modules below them
+    (executorch's exir/backend/test): their helper modules are test code too."""
+    named = [n for n in names if is_test_module(n, "")]
+    out = set()
+    for n in named:
+        parts = n.split(".")
+        for i in range(1, len(parts)):
+            if parts[i - 1] in ("test", "testing"):
+                out.add(".".join(parts[:i]))
+    return frozenset(out)
 
 
 def _candidates(failing: list[Result], cycles_only: bool) -> list[tuple[str, int]]:
@@ -133,13 +148,14 @@ def cycle_of(r: Result) -> str:
 def plan_fix(program: Program, pairs: list[tuple[str, str]], read_text: Callable[[str], str],
              version=(3, 11), options: Options = Options()) -> FixPlan:
     ws = Workspace(program, read_text, version)
+    suites = test_suites(program.index)
+    ws.is_test = lambda m: is_test_module(m, program.index[m].path, suites)
     before = ws.start(pairs)
     refused: dict[tuple[str, int], str] = {}
     kept: dict[str, list] = {}  # module -> [(edit, cycle, unsafe why)]
     unsafe: list[Held] = []
     rejected: set[tuple[str, str]] = set()  # (module, new text) not to try again
-    allow = (lambda m: True) if options.include_tests else \
-        (lambda m: not is_test_module(m, program.index[m].path))
+    allow = (lambda m: True) if options.include_tests else (lambda m: not ws.is_test(m))
     _rounds(ws, pairs, allow, refused, rejected, options, kept, unsafe)
     tests: list[Held] = []
     if not options.include_tests and any(ws.state[p][0].outcome == "error" for p in pairs):
@@ -185,9 +201,10 @@ def _safe_batch(ws, pairs, choices, rejected, options, unsafe):
         return any(ws.state[p][0].outcome == "ok" and r.outcome != "ok"
                    for p, (r, _) in runs.items())
 
-    def judged(module, edit, runs):
+    def judged(module, edit, runs, modules=True):
         """(cycle, compat why) of a kept edit, or None when it is refused."""
-        why = tuple(options.compat(module, edit.new_text, ws)) if options.compat else ()
+        why = tuple(options.compat(module, edit.new_text, ws, modules)) \
+            if options.compat else ()
         repaired = [p for p, (r, _) in runs.items()
                     if ws.state[p][0].outcome == "error" and r.outcome == "ok"]
         if why and not options.unsafe:
@@ -208,8 +225,12 @@ def _safe_batch(ws, pairs, choices, rejected, options, unsafe):
         if not breaks(runs) and all(runs[p][0].outcome == "ok" for _, _, fixed in independent
                                     for p in fixed if p in runs):
             out = []
+            reads = getattr(options.compat, "reads_lost", None)
+            modules = reads is None or bool(reads({m: e.new_text for m, e, _ in independent},
+                                                  ws))
             for module, edit, fixed in independent:
-                verdict = judged(module, edit, {p: runs[p] for p in fixed if p in runs})
+                verdict = judged(module, edit, {p: runs[p] for p in pairs
+                                                if p in fixed and p in runs}, modules)
                 if verdict is not None:
                     out.append((module, edit, *verdict))
             if len(out) == len(independent):
@@ -233,13 +254,13 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     trial = Workspace(ws.program, ws.read_text, ws.version)
     trial.texts, trial.facts, trial.state = dict(ws.texts), dict(ws.facts), dict(ws.state)
     trial._facts_memo, trial._edits, trial.skipped = ws._facts_memo, ws._edits, ws.skipped
-    trial._moved = ws._moved
+    trial._moved, trial.is_test, trial._runs = ws._moved, ws.is_test, dict(ws._runs)
     trial._bodies_memo, trial._functions_memo = ws._bodies_memo, ws._functions_memo
     trial.log, trial._helps = list(ws.log), dict(ws._helps)
     kept: dict[str, list] = {}
     held: list[Held] = []
     # the other modules' statements were tried in this very state and did not help
-    tests = lambda m: is_test_module(m, ws.program.index[m].path)  # noqa: E731
+    tests = ws.is_test
     failing = [ws.state[p][0] for p in pairs if ws.state[p][0].outcome == "error"]
     if not any(tests(f.module) for r in failing for f in r.error.chain if f.module in
                ws.program.index):
@@ -247,7 +268,7 @@ def _test_only(ws, pairs, refused, rejected, options) -> list[Held]:
     _rounds(trial, pairs, tests, dict(refused), set(rejected), options, kept, held)
     out = []
     for module, edits in kept.items():
-        if is_test_module(module, ws.program.index[module].path):
+        if tests(module):
             for edit, _, _ in edits:
                 out.append(Held(module, ws.program.index[module].path, edit, (), ()))
     fixed = tuple(p for p in pairs if ws.state[p][0].outcome == "error"
@@ -345,7 +366,7 @@ def _scored(ws: Workspace, failing: list[Result], candidates, refused, rejected,
                 fixed = len(repaired)
             if not fixed:
                 continue
-            score = (-fixed, is_test_module(module, path), ws.moved(text, edit.new_text),
+            score = (-fixed, ws.is_test(module), ws.moved(text, edit.new_text),
                      order, _PREFERENCE[edit.kind])
             found.append((score, module, edit, frozenset(repaired)))
             break

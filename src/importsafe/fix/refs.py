@@ -47,7 +47,8 @@ class _Scope:
 
 
 class Analysis:
-    """Every read of every global name of a module, and what binds names where."""
+    """Every read of every global name of a module, what binds names where, and how deep
+    its syntax tree nests (`depth`)."""
 
     def __init__(self, tree: ast.Module):
         self.tree = tree
@@ -67,12 +68,16 @@ class Analysis:
 
     # -- binding pass and reads, one iterative walk (no recursion limit on deep code)
     def _walk(self) -> None:
-        # stack items: (node, scope, annotation, evaluated_annotation, fstring, typehint)
-        stack: list[tuple] = [(self.tree, self.module_scope, False, False, False, False)]
+        # stack items: (node, scope, annotation, evaluated_annotation, fstring, typehint,
+        # depth)
+        stack: list[tuple] = [(self.tree, self.module_scope, False, False, False, False, 0)]
+        deepest = 0
         while stack:
-            node, scope, ann, evaluated, fstr, hint = stack.pop()
+            node, scope, ann, evaluated, fstr, hint, depth = stack.pop()
+            deepest = max(deepest, depth)
             children = self._visit(node, scope, ann, evaluated, fstr, hint)
-            stack.extend(reversed(children))
+            stack.extend((*c, depth + 1) for c in reversed(children))
+        self.depth = deepest
 
     def _bind(self, scope: _Scope, name: str) -> None:
         scope.bound.add(name)

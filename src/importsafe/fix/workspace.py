@@ -30,12 +30,14 @@ class Workspace:
         self._functions_memo: dict = {}
         self._edits: dict = {}
         self._moved: dict = {}
+        self._runs: dict = {}  # (module, text, pair) -> (len(log) then, (result, created))
         self.skipped: dict[str, str] = {}  # path -> why it cannot be read
         self.unhelpful: set[tuple[str, int]] = set()  # statements no edit of which helps
         self.log: list[str] = []  # the modules edited, in order
         # (module, line, pair) -> (repaired without the statement, len(log) then, created)
         self._helps: dict = {}
         self.by_path = {info.path: name for name, info in program.index.items()}
+        self.is_test: Callable[[str], bool] = lambda module: False  # set by the planner
 
     def text(self, module: str) -> str | None:
         if module in self.texts:
@@ -116,8 +118,20 @@ class Workspace:
 
     def run(self, pairs, module: str, text: str) -> dict:
         """pair -> (result, created) with `module` edited, for the pairs whose run created
-        `module` (the others cannot change)."""
-        return self.run_many(pairs, {module: text})
+        `module` (the others cannot change). A run is remembered until an edit touches a
+        module it created (candidate edits are judged again every round)."""
+        out, todo = {}, []
+        for p in self.reached(pairs, module):
+            known = self._runs.get((module, text, p))
+            if known is not None and not any(m in known[1][1] for m in self.log[known[0]:]):
+                out[p] = known[1]
+            else:
+                todo.append(p)
+        if todo:
+            for p, found in self.run_many(todo, {module: text}).items():
+                self._runs[(module, text, p)] = (len(self.log), found)
+                out[p] = found
+        return {p: out[p] for p in pairs if p in out}
 
     def run_many(self, pairs, texts: dict[str, str]) -> dict:
         """pair -> (result, created) with every module of `texts` edited, for the pairs
