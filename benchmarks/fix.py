@@ -6,7 +6,9 @@
 Trees: the bundled example (examples/compiler_pkg, modes normal,bare); Django (PINS in
 common.py; `django.db.backends.*.operations` fail in normal mode: two cycles through
 django.db.models) in normal mode; Sphinx (SPHINX below) in bare mode, where 174 of its 240
-modules fail (its package `__init__` never runs). Each wheel is fetched with
+modules fail (its package `__init__` never runs); executorch's `exir` package (EXECUTORCH, a
+platform wheel; `--source-root .`) in bare mode, where its backend API and its program
+package import each other. Each wheel is fetched with
 `pip download --no-deps --only-binary=:all:` into benchmarks/.work/wheels/ and unpacked (a
 wheel is a zip) into benchmarks/.work/fix/TREE/, once; nothing is installed there. importsafe
 (this checkout's src/) runs with the interpreter of the benchmark venv
@@ -40,10 +42,12 @@ WHEELS = WORK / "wheels"
 TREES = WORK / "fix"
 SPHINX = "Sphinx==9.0.4"
 EXTRA_PINS = ("libcst==1.9.0",)  # fix edits with libcst
-# tree -> (pin or None for the example, top-level package, modes)
-TREE_SPECS = {"example": (None, "compiler_pkg", "normal,bare"),
-              "django": (PINS["django"], "django", "normal"),
-              "sphinx": (SPHINX, "sphinx", "bare")}
+EXECUTORCH = "executorch==1.5.1"
+# tree -> (pin or None for the example, the path checked, modes, further arguments)
+TREE_SPECS = {"example": (None, "compiler_pkg", "normal,bare", ()),
+              "django": (PINS["django"], "django", "normal", ()),
+              "sphinx": (SPHINX, "sphinx", "bare", ()),
+              "executorch": (EXECUTORCH, "executorch/exir", "bare", ("--source-root", "."))}
 RATIO_TARGET = 5.0
 PEAK_TARGET_MB = 1024.0
 
@@ -78,11 +82,11 @@ def fetch(name: str, pin: str | None, top: str, timeout: float) -> Path:
 
 
 def measure_tree(name: str, cmd: list[str], timeout: float) -> dict:
-    pin, top, modes = TREE_SPECS[name]
+    pin, top, modes, extra = TREE_SPECS[name]
     tree = fetch(name, pin, top, timeout)
-    check = measure_run([*cmd, "check", top, "--mode", modes, "--no-cache", "--format",
-                         "json"], timeout, tree)
-    fix = measure_run([*cmd, "fix", top, "--mode", modes, "--diff"], timeout, tree)
+    check = measure_run([*cmd, "check", top, *extra, "--mode", modes, "--no-cache",
+                         "--format", "json"], timeout, tree)
+    fix = measure_run([*cmd, "fix", top, *extra, "--mode", modes, "--diff"], timeout, tree)
     if check["rc"] not in (0, 1) or fix["rc"] not in (0, 1):
         which = check if check["rc"] not in (0, 1) else fix
         raise BenchError(f"{name}: importsafe exit {which['rc']}:\n{tail(which['stderr'], 8)}")
@@ -96,10 +100,10 @@ def measure_tree(name: str, cmd: list[str], timeout: float) -> dict:
 
 
 def report(rows: list[dict]) -> bool:
-    print(f"{'tree':9} {'modes':12} {'pairs':>6} {'failing':>8} {'edited':>7} "
+    print(f"{'tree':10} {'modes':12} {'pairs':>6} {'failing':>8} {'edited':>7} "
           f"{'check s':>8} {'cpu':>6} {'fix s':>7} {'cpu':>6} {'fix/check':>9} {'peak MB':>8}")
     for r in rows:
-        print(f"{r['tree']:9} {r['modes']:12} {r['pairs']:6} {r['failing']:8} {r['edited']:7} "
+        print(f"{r['tree']:10} {r['modes']:12} {r['pairs']:6} {r['failing']:8} {r['edited']:7} "
               f"{r['check_wall']:8.2f} {r['check_cpu']:6.2f} {r['fix_wall']:7.2f} "
               f"{r['fix_cpu']:6.2f} {r['ratio']:9.2f} {r['fix_peak_mb']:8.0f}")
     ok_ratio = all(r["ratio"] is not None and r["ratio"] <= RATIO_TARGET for r in rows)
