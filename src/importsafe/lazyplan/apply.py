@@ -14,7 +14,7 @@ from ..static.parse import PARALLEL_MIN_FILES
 from ..static.simulate import iter_pairs, traced_run
 from .effects import Engine
 from .plan import (CHECKED_MODES, LISTED, PARALLEL_MIN, SYNTAX, check_plan, filter_module,
-                   lazy_program, loaded_modules, patches_for, simulate_all)
+                   lazy_program, loaded_modules, patches_for, simulate_all, simulate_results)
 from .readers import Readers, words_of
 from .scan import scan_module
 from .table import table
@@ -168,7 +168,7 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
                     held.append(analyse())
                 else:
                     yield item
-        for result, _ in iter_pairs(only_pairs(), program):
+        for result, _ in iter_pairs(only_pairs(), program, simulate_results):
             yield from held
             held.clear()
             yield result

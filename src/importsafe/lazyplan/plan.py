@@ -13,11 +13,12 @@ every import of it in the file is in the plan.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ..model import Result
 from ..static.events import If, Import, ImportFrom
 from ..static.parallel import map_streamed
-from ..static.simulate import iter_pairs, traced_run
+from ..static.simulate import iter_pairs, simulate_modules, traced_run
 from ..static.state import Program
 from .verdict import FAILS, MOVED, Reason, StatementVerdict
 
@@ -115,16 +116,19 @@ def _flip(events: tuple, lines: set[int]) -> tuple:
 
 
 PARALLEL_MIN = 200  # pairs below which forking costs more than it saves
+# a run's results only: which modules it created serves a results cache, which plans have none of
+simulate_results = partial(simulate_modules, made=False)
 
 
 def simulate_all(program: Program, todo, workers: int = 1) -> dict:
     """(entry, mode) -> Result, in `workers` processes when there are many."""
     todo = list(todo)
     if workers <= 1 or len(todo) < PARALLEL_MIN:
-        return {pair: r for pair, (r, _) in zip(todo, iter_pairs(todo, program))}
+        return {pair: r for pair, (r, _) in zip(todo, iter_pairs(todo, program,
+                                                                 simulate_results))}
 
     def work(part):
-        for result, _ in iter_pairs(part, program):
+        for result, _ in iter_pairs(part, program, simulate_results):
             yield result
     return dict(zip(todo, map_streamed(work, todo, workers, every=256)))
 

@@ -46,8 +46,9 @@ class Verdict:
 
 
 def words_of(source: bytes) -> frozenset[bytes]:
-    """The words of a source with its strings and comments masked (what reads are found in)."""
-    return frozenset(_WORD.findall(masked(source) or source))
+    """The words of a source with its strings and comments masked (what reads are found in):
+    `_WORD.findall`, as every other byte made a space and split (a few times faster)."""
+    return frozenset((masked(source) or source).translate(_SPACE_BUT_WORDS).split())
 
 
 class Readers:
@@ -117,6 +118,7 @@ class Readers:
 
 
 _IS_WORD = bytes(1 if _WORD.fullmatch(bytes([b])) else 0 for b in range(256))
+_SPACE_BUT_WORDS = bytes(b if _IS_WORD[b] else 0x20 for b in range(256))
 
 
 def _whole_words(text: bytes, word: bytes):
