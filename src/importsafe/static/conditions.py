@@ -1,6 +1,7 @@
 """Deciding `if` tests statically: TYPE_CHECKING, `__name__ == "__main__"`, sys.version_info
 against the target version, sys.platform / os.name against the platform importsafe runs on,
-and names bound to literals earlier in the module."""
+reads of environment variables (taken as unset: the ordinary environment), and names bound to
+literals earlier in the module."""
 from __future__ import annotations
 
 import ast
@@ -10,6 +11,42 @@ import sys
 from .exprs import attr_chain
 
 TargetVersion = tuple[int, int]
+
+NOT_ENV = object()  # env_read's answer for an expression that is not a read of the environment
+_ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
+
+
+def env_read(node) -> object:
+    """What `os.environ.get(NAME[, default])` / `os.getenv(NAME[, default])` gives with the
+    variable unset (the default, a literal), else NOT_ENV. Every variable is taken as unset,
+    so NAME may be any expression (its reads are the call's own events)."""
+    if not isinstance(node, ast.Call) or node.keywords or not 1 <= len(node.args) <= 2 or \
+            attr_chain(node.func) not in _ENV_GETS or isinstance(node.args[0], ast.Starred) or \
+            len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
+        return NOT_ENV
+    return node.args[1].value if len(node.args) == 2 else None
+
+
+def _env_test(test) -> object:
+    """A test made only of one environment read: its value with the variable unset, compared
+    to a literal if it is (`os.environ.get("X") == "1"`, `"X" in os.environ`), else NOT_ENV."""
+    value = env_read(test)
+    if value is not NOT_ENV or not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return value
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.In, ast.NotIn)) and attr_chain(right) == ("os", ("environ",)):
+        return isinstance(op, ast.NotIn)
+    value = env_read(left)
+    if value is NOT_ENV or not isinstance(right, ast.Constant):
+        return NOT_ENV
+    if isinstance(op, (ast.Is, ast.IsNot)):
+        return (value is right.value) == isinstance(op, ast.Is) if right.value is None \
+            else NOT_ENV
+    compare = _COMPARE.get(type(op))
+    try:
+        return compare(value, right.value) if compare is not None else NOT_ENV
+    except TypeError:
+        return NOT_ENV
 
 
 def decide_condition(test, target: TargetVersion, consts=None,
@@ -28,6 +65,16 @@ def decide_condition(test, target: TargetVersion, consts=None,
         return ("true" if test.value else "false"), "constant"
     if isinstance(test, ast.Name) and consts and test.id in consts:
         return ("true" if consts[test.id] else "false"), "constant"
+    env = _env_test(test)
+    if env is not NOT_ENV:
+        return ("true" if env else "false"), "environment"
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
+            and isinstance(test.left, ast.Name) and consts.get(test.left.id, False) is None \
+            and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None and type(test.ops[0]) in (ast.Is, ast.IsNot):
+        # only a literal None or an unset variable's None is kept as None (decided tests
+        # keep a bool, which may stand for a falsy value that is None)
+        return ("true" if isinstance(test.ops[0], ast.Is) else "false"), "constant"
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
             and isinstance(test.left, ast.Name) and test.left.id in consts \
             and isinstance(test.comparators[0], ast.Constant) \
@@ -110,6 +157,9 @@ def runtime_test(node) -> tuple | None:
         return ("name", node.id)
     if isinstance(node, ast.Constant):
         return ("const", node.value)
+    env = _env_test(node)
+    if env is not NOT_ENV:
+        return ("const", env)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = runtime_test(node.operand)
         return ("not", inner) if inner is not None else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from .conditions import NOT_ENV, env_read
 from .events import Bind, Def, Del, Dynamic, Use
 from .exprs import attr_chain, getattr_read, spell, target_events
 from .helpers import LAZY_LOADER, lazy_attach
@@ -27,8 +28,11 @@ class Bindings:
                 self.target(target, node.lineno, out, scope, value)
         if scope == "module" and self.flow == "live" and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
+            env = env_read(node.value)
             if isinstance(node.value, ast.Constant):
                 self.consts[node.targets[0].id] = node.value.value
+            elif env is not NOT_ENV:
+                self.consts[node.targets[0].id] = env
             else:
                 cond, why = self.decide(node.value)
                 if cond != "unknown" and why != "TYPE_CHECKING":
@@ -63,8 +67,11 @@ class Bindings:
             followed = _bound_value(value)
             if followed is not None and followed[0] == "ref" and followed[1] in self.loop_values:
                 followed = None  # a literal: the static expansion binds it as well
-            if names is not None and scope == "module" and followed is None:
-                self.bind(names, line, out, scope)  # each name the key can take, known
+            if names is not None and scope == "module" and (
+                    followed is None or followed[0] == "ref"):
+                # each name the key can take, known; a value read by a name that is not the
+                # loop's is the same for each, as `name = value` would bind it
+                self.bind(names, line, out, scope, followed)
                 return
             key = self.key_prefix(target.slice)
             if key is not None and key[1] and scope == "module":
@@ -166,6 +173,9 @@ class Bindings:
         if chain is not None:
             return ("ref", chain[0], chain[1])
         if isinstance(value, ast.Call):
+            env = env_read(value)
+            if env is not NOT_ENV:
+                return ("lit", env)
             found = self._import_call(value)
             if found is not None:
                 return found if found[0] == "module" else ("computed",)

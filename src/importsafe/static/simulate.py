@@ -127,7 +127,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.last_import
             elif kind == "str":
                 value = self.string_value(spec[1], frame)
-            elif kind == "dict":
+            elif kind == "dict" or kind == "lit":
                 value = spec
             elif kind == "comp":
                 value = self.list_value(spec, frame)
@@ -219,9 +219,16 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         elif cond == "false":
             self.exec_block(ev.orelse, frame)
         else:  # either branch may run: run both, and any failure in them is uncertain
+            before = dict(frame.locals) if frame.kind == "function" else None
+            ends = []  # the locals of each branch that went on to the code after the `if`
             for branch in (ev.body, ev.orelse):
+                if before is not None:
+                    frame.locals.clear()
+                    frame.locals.update(before)
                 try:
                     self.exec_block(branch, frame)
+                    if before is not None:
+                        ends.append(dict(frame.locals))
                 except SimError as err:
                     if err.explicit and not err.uncertain:
                         continue  # an environment guard: assumed not to fire
@@ -234,6 +241,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                     raise
                 except FunctionReturn:
                     pass  # the branch may not run: go on with the rest of the body
+            if ends:
+                _merge_locals(frame.locals, ends)
             if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
@@ -276,6 +285,15 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 raise SimUnknown(f"cannot tell whether the handler at line {handler.line} "
                                  f"catches {exc}")
         return None
+
+
+def _merge_locals(into: dict, ends: list) -> None:
+    """After an undecided `if`: a local keeps a value only when every branch that went on
+    left it the same; else it is opaque (which literal it holds is not known)."""
+    into.clear()
+    for name in {n for end in ends for n in end}:
+        first = ends[0].get(name, OPAQUE)
+        into[name] = first if all(end.get(name, OPAQUE) == first for end in ends) else OPAQUE
 
 
 def simulate(entry: str, mode: str, program: Program, trace: list | None = None) -> Result:

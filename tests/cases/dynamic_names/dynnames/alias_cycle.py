@@ -1,0 +1,5 @@
+from dynnames.alias_base import Alias3  # noqa: F401
+
+
+def helper():
+    return Alias3

@@ -1,0 +1,3 @@
+from envpkg.calm import VALUE  # noqa: F401
+
+x = 3

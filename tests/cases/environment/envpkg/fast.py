@@ -1,0 +1,3 @@
+from envpkg.flags import LEVEL  # noqa: F401
+
+speed = 2

@@ -1,0 +1,3 @@
+import envpkg.maybe  # noqa: F401
+
+y = 4
