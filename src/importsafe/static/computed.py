@@ -9,7 +9,7 @@ import os
 
 from .facts import resolve_relative
 from .events import Import, ImportFrom, walk
-from .frames import Frame_, FunctionReturn, SimError, SimUnknown
+from .frames import Frame_, FunctionReturn, LoopBreak, LoopContinue, SimError, SimUnknown
 from .state import MISSING, OPAQUE, ModState
 
 # a module __getattr__ re-entered through the imports it makes (each runs a module once)
@@ -155,17 +155,38 @@ class ComputedImports:
     # -- loops ----------------------------------------------------------------------------
     def e_ForEach(self, ev, frame):
         source = ev.source
-        if source[0] == "modules":
-            return self._for_modules(ev, frame)
-        values = source[1] if source[0] == "values" else self._iterated(source, frame)
-        if values is None:  # not known now: one pass, with values unknown
-            for name in ev.targets:
-                if name:
-                    self.bind(name, OPAQUE, frame)
-            return self.exec_block(ev.body, frame)
-        for value in values:
-            self._bind_targets(ev, value, frame)
+        self.loop_breaks.append(None)
+        try:
+            if source[0] == "modules":
+                self._for_modules(ev, frame)
+                return
+            values = source[1] if source[0] == "values" else self._iterated(source, frame)
+            if values is None:  # not known now: one pass, with values unknown
+                for name in ev.targets:
+                    if name:
+                        self.bind(name, OPAQUE, frame)
+                self._pass(ev, frame)
+                return
+            for value in values:
+                self._bind_targets(ev, value, frame)
+                if self._pass(ev, frame):
+                    return
+        finally:
+            self.loop_breaks.pop()
+
+    def _pass(self, ev, frame) -> bool:
+        """One pass of a ForEach's body: True when it reached `break`. A failure after a
+        `break` or `continue` that may have been taken is uncertain."""
+        try:
             self.exec_block(ev.body, frame)
+        except LoopBreak:
+            return True
+        except LoopContinue:
+            return False
+        except SimError as err:
+            err.uncertain = err.uncertain or self.loop_breaks[-1]
+            raise
+        return False
 
     def _iterated(self, source, frame) -> tuple | None:
         """("name", var, how): the keys, values or items of a literal dict held by `var`, or
@@ -209,14 +230,17 @@ class ComputedImports:
                              "cannot be evaluated statically")
         self._walk(ev, frame, package, prefix, walk, where)
 
-    def _walk(self, ev, frame, package: str, prefix: str, walk: bool, where: str) -> None:
+    def _walk(self, ev, frame, package: str, prefix: str, walk: bool, where: str) -> bool:
+        """The passes over `package`'s listing (and, walking, its subpackages'): True when
+        one reached `break`."""
         for child, ispkg in self.listing(package):
             full = prefix + child
             if ev.tuple_target:
                 self._bind_targets(ev, (MISSING, full, ispkg), frame)
             else:
                 self.bind(ev.targets[0], ("modinfo", full, ispkg), frame)
-            self.exec_block(ev.body, frame)
+            if self._pass(ev, frame):
+                return True
             if not (walk and ispkg):
                 continue
             if self.is_external(full):
@@ -229,8 +253,10 @@ class ComputedImports:
                     continue
                 raise
             st = self.state(full)
-            if st is not None and st.info.is_package and not st.opaque:
-                self._walk(ev, frame, full, full + ".", walk, where)
+            if st is not None and st.info.is_package and not st.opaque and \
+                    self._walk(ev, frame, full, full + ".", walk, where):
+                return True
+        return False
 
     def _listed_package(self, path, frame) -> str | None:
         """The package whose directory `path` (("own",) or ("of", name, attrs)) lists."""

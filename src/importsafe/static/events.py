@@ -154,6 +154,15 @@ class GetAttr:
 
 
 @dataclass(frozen=True, slots=True)
+class Jump:
+    """`break` or `continue` (`kind`) of the ForEach whose body it is in (a loop replayed
+    once, in line, has none)."""
+
+    line: int
+    kind: str = "break"
+
+
+@dataclass(frozen=True, slots=True)
 class ForEach:
     """A `for` loop whose body imports a computed name, replayed once per value: `source` is
     ("values", tuple) known values, or ("modules", path, prefix, walk) pkgutil.iter_modules /
@@ -372,7 +381,7 @@ def summary_items(facts: dict) -> list:
 # facts travel between processes and through the facts cache: tens of thousands of objects
 pickled_by_constructor(Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise,
                        If, Handler, Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts,
-                       ComputedImport, GetAttr, ForEach)
+                       ComputedImport, GetAttr, ForEach, Jump)
 
 
 def walk(events, classes: bool = False, functions: bool = False):

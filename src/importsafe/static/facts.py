@@ -55,6 +55,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self._global_names: frozenset[str] | None = None
         self.here: tuple | None = None  # (statements of the current block, current index)
         self.loop_values: dict[str, tuple] = {}  # loop variables over literal values, here
+        self.in_for = False  # in the body of a `for` (not of a `while` in it): `break` is a fact
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
         self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
         self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)

@@ -3,11 +3,12 @@ which branches run, decided statically where they can be (part of the facts extr
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from .conditions import decide_condition, runtime_test
 from .events import (
-    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit, ForEach,
-    GetAttr, Handler, If, Raise, Try, walk,
+    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit,
+    ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
 )
 from .exprs import attr_chain
 from .shapes import (
@@ -69,23 +70,34 @@ class ControlFlow:
             known = values is not None and var is not None and \
                 var not in {n for s in node.body for n in names_bound_in(s)} and \
                 var not in self.global_names()
-            saved = self.loop_values
+            saved, saved_for = self.loop_values, self.in_for
             if known:  # `for i in range(2, 7): globals()[f"List{i}"] = ...` binds 5 names
                 self.loop_values = {**saved, var: values}
+            self.in_for = True
             try:
                 out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
             finally:
-                self.loop_values = saved
+                self.loop_values, self.in_for = saved, saved_for
             loop = self._for_each(node, out[start:], values)
             if loop is not None:
                 out[start:] = [loop]
+            elif _has_jump(out[start:]):  # replayed once, in line: no pass to end
+                out[start:] = _without_jumps(out[start:])
         self.loop_else(node, out, guard, scope)
+
+    def s_Break(self, node, out, guard, scope):
+        if self.in_for:
+            out.append(Jump(node.lineno, "break"))
+
+    def s_Continue(self, node, out, guard, scope):
+        if self.in_for:
+            out.append(Jump(node.lineno, "continue"))
 
     def _for_each(self, node, events: list, values) -> ForEach | None:
         """The loop as a ForEach when its body makes a computed import, a getattr() or a
         binding under a computed key, and what it iterates over is known (statically, or when
         it runs): each pass may import another module, or read or bind another name."""
-        if not events or events[0].__class__ is not Bind or _breaks(node.body) or not any(
+        if not events or events[0].__class__ is not Bind or not any(
                 ev.__class__ is ComputedImport or ev.__class__ is GetAttr or
                 ev.__class__ is Dynamic and (ev.key is not None or ev.update is not None)
                 for ev in walk(events[1:])):
@@ -108,7 +120,11 @@ class ControlFlow:
     def s_While(self, node, out, guard, scope):
         self.expr(node.test, out, scope)
         if self.decide(node.test)[0] != "false":
-            out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
+            saved, self.in_for = self.in_for, False
+            try:
+                out.extend(self.in_flow("maybe", self.block, node.body, guard, scope))
+            finally:
+                self.in_for = saved
         self.loop_else(node, out, guard, scope)
 
     def loop_else(self, node, out, guard, scope):
@@ -134,8 +150,12 @@ class ControlFlow:
     def s_Match(self, node, out, guard, scope):
         self.expr(node.subject, out, scope)
         for case in node.cases:
-            out.extend(self.in_flow("maybe", self.block, case.body, IF if guard == TOP else guard,
-                                    scope))
+            body = self.in_flow("maybe", self.block, case.body, IF if guard == TOP else guard,
+                                scope)
+            if _has_jump(body):  # a case that may not run may end the loop: not in line
+                out.append(If(case.body[0].lineno, "unknown", body, ()))
+            else:
+                out.extend(body)
 
     def s_Return(self, node, out, guard, scope):
         self.generic(node, out, scope)
@@ -197,3 +217,40 @@ class ControlFlow:
     s_TryStar = s_Try
     s_AsyncFor = s_For
     s_AsyncWith = s_With
+
+
+
+def _has_jump(events) -> bool:
+    """Is there a Jump of this loop in `events` (not one of a nested ForEach)?"""
+    stack = list(events)
+    while stack:
+        ev = stack.pop()
+        cls = ev.__class__
+        if cls is Jump:
+            return True
+        if cls is If:
+            stack.extend((*ev.body, *ev.orelse))
+        elif cls is Try:
+            stack.extend((*ev.body, *ev.orelse, *ev.final, *(x for h in ev.handlers
+                                                              for x in h.body)))
+    return False
+
+
+def _without_jumps(events) -> list:
+    """`events` without the Jump events of their own loop (a nested ForEach keeps its own)."""
+    out = []
+    for ev in events:
+        cls = ev.__class__
+        if cls is Jump:
+            continue
+        if cls is If:
+            ev = replace(ev, body=tuple(_without_jumps(ev.body)),
+                         orelse=tuple(_without_jumps(ev.orelse)))
+        elif cls is Try:
+            ev = replace(ev, body=tuple(_without_jumps(ev.body)),
+                         handlers=tuple(replace(h, body=tuple(_without_jumps(h.body)))
+                                        for h in ev.handlers),
+                         orelse=tuple(_without_jumps(ev.orelse)),
+                         final=tuple(_without_jumps(ev.final)))
+        out.append(ev)
+    return out

@@ -20,6 +20,14 @@ class SimUnknown(Exception):
     """The outcome cannot be decided statically; the argument says why."""
 
 
+class LoopBreak(Exception):
+    """A simulated ForEach body reached `break`."""
+
+
+class LoopContinue(Exception):
+    """A simulated ForEach body reached `continue`."""
+
+
 class FunctionReturn(Exception):
     """A simulated function body reached `return` or `raise` (`raised`: what it raises)."""
 

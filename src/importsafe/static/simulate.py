@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from ..model import Result
 from .frames import (
-    UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown, evaluate_test, may_exit,
+    UNDECIDED, Frame_, FunctionReturn, LoopBreak, LoopContinue, SimError, SimUnknown,
+    evaluate_test, may_exit,
 )
 from .computed import ComputedImports
 from .namespaces import ComputedNames
@@ -21,8 +22,8 @@ from .callreplay import CallReplay
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
-    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, Exit, ForEach, GetAttr,
-    If, Import, ImportFrom, Raise, SetAttr, Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, Exit, ForEach,
+    GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, Try, Use,
 )
 
 _EXC_BASES = {
@@ -56,6 +57,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.stack: list[ModState] = []
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
+        # per running ForEach: why its later passes may not run (a `break` under an
+        # undecided `if`), or None
+        self.loop_breaks: list[str | None] = []
         # (event, module, importer frame or None): "start" / "done" / "fail", for explain
         self.trace = trace
         self.lazy_all = False  # PEP 810 global mode (mode `lazy`): see docs/lazy.md
@@ -241,11 +245,18 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                     raise
                 except FunctionReturn:
                     pass  # the branch may not run: go on with the rest of the body
+                except (LoopBreak, LoopContinue):  # what follows in the loop may not run
+                    self.loop_breaks[-1] = self.loop_breaks[-1] or (
+                        f"after `if` at {frame.module.info.path}:{ev.line}, which may leave "
+                        "the loop or its pass first")
             if ends:
                 _merge_locals(frame.locals, ends)
             if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
+
+    def e_Jump(self, ev: Jump, frame):
+        raise LoopBreak() if ev.kind == "break" else LoopContinue()
 
     def e_Try(self, ev: Try, frame):
         frame.in_try += 1
@@ -399,7 +410,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try, ComputedImport, GetAttr, ForEach)}
+    Try, ComputedImport, GetAttr, ForEach, Jump)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:

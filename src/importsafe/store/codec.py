@@ -19,7 +19,7 @@ from ..model import Diagnostic, ErrorInfo, Frame, Report, Result
 from ..static.discover import ModuleInfo
 from ..static.events import (Bind, Call, ClassBody, Def, Del, Dynamic, Exit, FileProblem,
                              FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, Raise,
-                             SetAttr, Try, Use, ComputedImport, GetAttr, ForEach)
+                             SetAttr, Try, Use, ComputedImport, GetAttr, ForEach, Jump)
 
 MARSHAL_VERSION = 4
 MAGIC = b"importsafe-cache"
@@ -28,7 +28,7 @@ _LOADS_KW = {"allow_code": False} if sys.version_info >= (3, 13) else {}
 
 CLASSES = (Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise, If, Handler,
            Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts, Frame, ErrorInfo,
-           Result, Diagnostic, Report, ModuleInfo, ComputedImport, GetAttr, ForEach)
+           Result, Diagnostic, Report, ModuleInfo, ComputedImport, GetAttr, ForEach, Jump)
 # fields that hold objects of CLASSES: "many" a tuple of them (or None), "one" one or None;
 # every other field is a plain value
 NESTED = {
