@@ -7,7 +7,7 @@ import ast
 from .conditions import NOT_ENV, env_read
 from .events import Bind, Def, Del, Dynamic, Use
 from .exprs import attr_chain, getattr_read, spell, target_events
-from .helpers import LAZY_LOADER, lazy_attach
+from .helpers import ATTACH_KINDS, lazy_attach
 from .shapes import (
     _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
     _is_globals_call, _sequence_value,
@@ -109,9 +109,8 @@ class Bindings:
         helper = chain and (self.helpers.get(chain[0]) if not chain[1] else
                             f"{self.helpers.get(chain[0])}.{chain[1][0]}"
                             if len(chain[1]) == 1 else None)
-        kind = helper.rpartition(".")[2] if helper and helper.startswith(
-            LAZY_LOADER + ".") else None
-        if kind not in ("attach", "attach_stub"):
+        kind = ATTACH_KINDS.get(helper) if helper else None
+        if kind is None:
             return False
         made = lazy_attach(call, kind, self.name, self.stub)
         if made is None:

@@ -5,7 +5,7 @@ import ast
 
 from .events import ComputedImport, Import, ImportFrom
 from .exprs import attr_chain, spell
-from .helpers import LAZY_LOADER
+from .helpers import HELPER_MODULES, LAZY_LOADER
 from .shapes import _IMPORT_CALLS, _IMPORT_PARAMETERS, _anchor, _is_lazy, _is_none, resolve_relative
 
 
@@ -22,8 +22,8 @@ class ImportStatements:
             if scope == "module":
                 bound = alias.asname or alias.name.partition(".")[0]
                 self.bindings.setdefault(bound, node.lineno)
-                if alias.name == LAZY_LOADER:
-                    self.helpers[bound] = LAZY_LOADER
+                if alias.name == LAZY_LOADER or alias.asname and alias.name in HELPER_MODULES:
+                    self.helpers[bound] = alias.name
 
     def s_ImportFrom(self, node, out, guard, scope):
         level = node.level
@@ -52,8 +52,8 @@ class ImportStatements:
             for n, asname in names:
                 if n != "*":
                     setdefault(asname or n, line)
-                    if module == LAZY_LOADER and not level:
-                        self.helpers[asname or n] = f"{LAZY_LOADER}.{n}"
+                    if module in HELPER_MODULES or f"{module}.{n}" in HELPER_MODULES:
+                        self.helpers[asname or n] = f"{module}.{n}"
 
     def _import_call(self, call: ast.Call) -> tuple | None:
         """A literal importlib.import_module / __import__ call -> ("module", name, kind); any

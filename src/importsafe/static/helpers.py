@@ -8,6 +8,9 @@ extracted like any function, so the simulator replays it for the name asked.
   the package when it shares the submodule's name); any other name raises AttributeError.
   `__all__` is the sorted names. Its EAGER_IMPORT switch is taken as unset, the ordinary
   environment.
+- jax's own copy, `jax._src.lazy_loader.attach(package_name, submodules)`: a listed
+  submodule of `package_name` (a literal, any package) is imported, set on the calling module
+  and returned; any other name raises AttributeError. `__all__` is the list as given.
 - matplotlib's `@_api.caching_module_getattr class __getattr__:` with `name =
   property(lambda self: <expr>)` entries: a property's name answers with the expression (run
   when asked; `self.<other property>` is that property's expression), any other name raises
@@ -18,6 +21,11 @@ from __future__ import annotations
 import ast
 
 LAZY_LOADER = "lazy_loader"
+JAX_LAZY_LOADER = "jax._src.lazy_loader"
+HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER})
+# the helper functions, by qualified name: which semantics lazy_attach gives them
+ATTACH_KINDS = {f"{LAZY_LOADER}.attach": "attach", f"{LAZY_LOADER}.attach_stub": "attach_stub",
+                f"{JAX_LAZY_LOADER}.attach": "attach_named"}
 _PARAM = "_importsafe_name"
 
 
@@ -26,6 +34,8 @@ def lazy_attach(call: ast.Call, kind: str, package: str, stub: tuple | None
     """(the `__getattr__` def, `__all__`) of `attach(...)` / `attach_stub(...)` (`stub`: its
     (submodules, {submodule: attrs}) read from the .pyi), or None when its arguments are
     not literal or not this module's own name."""
+    if kind == "attach_named":
+        return _attach_named(call, package)
     if not call.args or not (isinstance(call.args[0], ast.Name) and
                              call.args[0].id == "__name__"):
         return None
@@ -67,6 +77,31 @@ def lazy_attach(call: ast.Call, kind: str, package: str, stub: tuple | None
         lines += ["        return _importsafe_r"]
     lines.append(f"    raise AttributeError({_PARAM})")
     return _def("\n".join(lines), call.lineno), tuple(sorted(set(submodules) | set(owner)))
+
+
+def _attach_named(call: ast.Call, package: str) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
+    """jax's `attach(package_name, submodules)`, both literal (package_name may be
+    `__name__`)."""
+    if len(call.args) != 2 or call.keywords:
+        return None
+    first = call.args[0]
+    named = package if isinstance(first, ast.Name) and first.id == "__name__" else \
+        first.value if isinstance(first, ast.Constant) else None
+    try:
+        submodules = tuple(ast.literal_eval(call.args[1]))
+    except (ValueError, TypeError, SyntaxError):
+        return None
+    if not isinstance(named, str) or not all(
+            isinstance(s, str) and s.isidentifier() for s in submodules):
+        return None
+    lines = [f"def __getattr__({_PARAM}):"]
+    for sub in dict.fromkeys(submodules):
+        lines += [f"    if {_PARAM} == {sub!r}:",
+                  f"        import {named}.{sub} as _importsafe_m",
+                  f"        globals()[{sub!r}] = _importsafe_m",
+                  "        return _importsafe_m"]
+    lines.append(f"    raise AttributeError({_PARAM})")
+    return _def("\n".join(lines), call.lineno), submodules
 
 
 def stub_imports(source: bytes) -> tuple | None:

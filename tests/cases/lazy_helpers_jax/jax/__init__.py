@@ -1,0 +1,1 @@
+# stand-in for jax: only its lazy_loader

@@ -1,0 +1,3 @@
+from jl.cyc import LATE  # noqa: F401
+
+VALUE = 2

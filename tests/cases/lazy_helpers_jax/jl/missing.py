@@ -1,0 +1,1 @@
+from jl import nothing  # noqa: F401  (not listed: __getattr__ raises AttributeError)

@@ -1,0 +1,4 @@
+import jl
+from jl import alpha
+
+V = alpha.VALUE + jl.alpha.VALUE

@@ -1,0 +1,3 @@
+import jx
+
+DECODER = jx.decoder.JSONDecoder
