@@ -20,12 +20,27 @@ class CallReplay:
             module = self.deref(value)
             if module is not None:
                 self.call_function(module, self.program.function_body(module.name, value[3]),
-                                   ev.passed)
+                                   ev.passed, self._known_arguments(ev.passed, frame))
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
 
-    def call_function(self, module: ModState, func, passed=None) -> None:
+    def _known_arguments(self, passed, frame) -> tuple:
+        """(position or keyword, value) of the arguments that are names holding a literal
+        list, tuple or dict now (their parameters iterate or test known values)."""
+        if passed is None or len(passed) < 5:
+            return ()
+        known = []
+        for key, name in passed[4]:
+            try:
+                value = self.lookup(name, frame)
+            except (SimError, SimUnknown):
+                continue  # the read was made, and failed or not, by the call's own events
+            if value[0] == "dict":
+                known.append((key, value))
+        return tuple(known)
+
+    def call_function(self, module: ModState, func, passed=None, known=()) -> None:
         # CPython re-enters a running function (a decorator calling back into it); we do too,
         # but only so far: conditions are not evaluated, so recursion would never end.
         if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
@@ -57,6 +72,11 @@ class CallReplay:
                         func.positional[key] if key < len(func.positional) else None
                     if name in params:
                         frame.locals[name] = ("lit", value)
+                for key, value in known:
+                    name = key if key.__class__ is str else \
+                        func.positional[key] if key < len(func.positional) else None
+                    if name in params:
+                        frame.locals[name] = value
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn:

@@ -160,13 +160,17 @@ def _shadowed(parts: tuple, shadow) -> bool:
 
 def passed_arguments(call: ast.Call) -> tuple | None:
     """(number of positional arguments, keyword names, 0, the literal arguments: (position or
-    keyword, value) pairs), or None with *args / **kwargs."""
+    keyword, value) pairs[, the arguments that are names: (position or keyword, name)
+    pairs]), or None with *args / **kwargs."""
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
         return None
     literals = tuple((i, a.value) for i, a in enumerate(call.args) if _literal(a)) + \
         tuple((k.arg, k.value.value) for k in call.keywords if _literal(k.value))
-    return len(call.args), tuple(k.arg for k in call.keywords), 0, literals
+    names = tuple((i, a.id) for i, a in enumerate(call.args) if a.__class__ is ast.Name) + \
+        tuple((k.arg, k.value.id) for k in call.keywords if k.value.__class__ is ast.Name)
+    passed = len(call.args), tuple(k.arg for k in call.keywords), 0, literals
+    return passed + (names,) if names else passed
 
 
 def _literal(node) -> bool:

@@ -185,9 +185,12 @@ def _dict_value(node: ast.Dict, constant=None) -> tuple | None:
 def _sequence_value(node) -> tuple | None:
     """A literal list, tuple or set of constants, as a dict value of its items (for `in`
     tests and loops; a set's order is not known: ("dict", items, "set"))."""
-    if len(node.elts) > MAX_DICT or not all(isinstance(e, ast.Constant) for e in node.elts):
+    if len(node.elts) > MAX_DICT or not all(isinstance(e, ast.Constant) or isinstance(
+            e, ast.Tuple) and all(isinstance(x, ast.Constant) for x in e.elts)
+            for e in node.elts):
         return None
-    items = tuple((e.value, ("v",)) for e in node.elts)
+    items = tuple((e.value if isinstance(e, ast.Constant) else
+                   tuple(x.value for x in e.elts), ("v",)) for e in node.elts)
     return ("dict", items, "set") if isinstance(node, ast.Set) else ("dict", items)
 
 
