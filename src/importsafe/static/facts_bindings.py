@@ -175,6 +175,12 @@ class Bindings:
             env = env_read(value)
             if env is not NOT_ENV:
                 return ("lit", env)
+            if isinstance(value.func, ast.Name) and value.func.id == "dict" and \
+                    not value.args and "dict" not in self.bindings and \
+                    all(k.arg is not None for k in value.keywords):
+                # dict(NAME=value, ...): a literal dict with those keys
+                return _dict_value(ast.Dict([ast.Constant(k.arg) for k in value.keywords],
+                                            [k.value for k in value.keywords]), self._constant)
             found = self._import_call(value)
             if found is not None:
                 return found if found[0] == "module" else ("computed",)

@@ -1,0 +1,1 @@
+from tpl.templates import NOPE  # noqa: F401

@@ -1,0 +1,3 @@
+from tpl.templates import FILE, MACROS
+
+BOTH = FILE + MACROS
