@@ -50,6 +50,8 @@ class ComputedImports:
         if kind == "pkg":
             info = frame.module.info
             return ("lit", info.name if info.is_package else info.name.rpartition(".")[0])
+        if kind == "opaque":  # a part the facts could not spell
+            return None
         try:
             if kind == "ref":
                 value = self.lookup(part[1], frame)

@@ -130,7 +130,8 @@ class ComputedImport:
     """An import call whose module is computed, or that the plain Import cannot say:
     `importlib.import_module(name, package)`, `__import__(name, globals, locals, fromlist,
     level)`, `importlib.util.find_spec(name)` (imports the parent only). `parts` spell the
-    name (exprs.spell: strings and references evaluated when the call runs); None when it
+    name (exprs.spell: strings and references evaluated when the call runs; ("opaque",) a
+    part that cannot be, after a literal head naming the top-level package); None when it
     cannot be spelled, `why` then says what it is. `anchor` spells import_module's package
     argument (None: not given); `fromlist` None when it is not literal."""
 

@@ -96,6 +96,10 @@ class ImportStatements:
             return ComputedImport(line, kind, None, why="its arguments are not known",
                                   col=col)
         parts = spell(given[names[0]])
+        if parts is None:
+            head = _literal_head(given[names[0]])
+            if "." in head and not head.startswith("."):  # its top-level package is known
+                parts = (head, ("opaque",))
         if parts is not None and all(p.__class__ is str for p in parts):
             self.imports.add("".join(parts).lstrip("."))
         anchor = None
@@ -116,3 +120,13 @@ class ImportStatements:
                 else -1
         why = "" if parts is not None else "its module name cannot be evaluated statically"
         return ComputedImport(line, kind, parts, anchor, fromlist, level, why, col)
+
+
+def _literal_head(node) -> str:
+    """The literal text a string expression starts with (an f-string's or a sum's first
+    constant), else ""."""
+    while node.__class__ is ast.BinOp and isinstance(node.op, ast.Add):
+        node = node.left
+    if node.__class__ is ast.JoinedStr and node.values:
+        node = node.values[0]
+    return node.value if node.__class__ is ast.Constant and isinstance(node.value, str) else ""
