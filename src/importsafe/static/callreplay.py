@@ -67,12 +67,7 @@ class CallReplay:
                 frame.locals[name] = ("obj",)  # an object: truthy, not None, no literal
             if len(passed) > 3:  # literal arguments: their parameters have a known value
                 params = set(func.positional) | {n for n, _ in func.defaults}
-                for key, value in passed[3]:
-                    name = key if key.__class__ is str else \
-                        func.positional[key] if key < len(func.positional) else None
-                    if name in params:
-                        frame.locals[name] = ("lit", value)
-                for key, value in known:
+                for key, value in (*((k, ("lit", v)) for k, v in passed[3]), *known):
                     name = key if key.__class__ is str else \
                         func.positional[key] if key < len(func.positional) else None
                     if name in params:

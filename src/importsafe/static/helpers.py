@@ -92,7 +92,7 @@ def _attach_named(call: ast.Call, package: str) -> tuple[ast.FunctionDef, tuple[
     except (ValueError, TypeError, SyntaxError):
         return None
     if not isinstance(named, str) or not all(
-            isinstance(s, str) and s.isidentifier() for s in submodules):
+            isinstance(s, str) and s.isidentifier() for s in (*named.split("."), *submodules)):
         return None
     lines = [f"def __getattr__({_PARAM}):"]
     for sub in dict.fromkeys(submodules):
