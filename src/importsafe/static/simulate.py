@@ -301,10 +301,13 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
 def _merge_locals(into: dict, ends: list) -> None:
     """After an undecided `if`: a local keeps a value only when every branch that went on
     left it the same; else it is opaque (which literal it holds is not known)."""
+    merged = ends[0]
+    for other in ends[1:]:
+        if other != merged:  # mostly equal: the branches bound no local
+            merged = {n: v if other.get(n, OPAQUE) == v else OPAQUE for n, v in merged.items()}
+            merged.update((n, OPAQUE) for n in other if n not in merged)
     into.clear()
-    for name in {n for end in ends for n in end}:
-        first = ends[0].get(name, OPAQUE)
-        into[name] = first if all(end.get(name, OPAQUE) == first for end in ends) else OPAQUE
+    into.update(merged)
 
 
 def simulate(entry: str, mode: str, program: Program, trace: list | None = None) -> Result:
