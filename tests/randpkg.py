@@ -335,21 +335,6 @@ class Generator:
                 forms.append(f'importlib.import_module(".{last}", __name__)')
         return r.choice(forms)
 
-    @staticmethod
-    def candidates_loop(local: str, target: str) -> str:
-        """The first of a few candidates that imports, bound to `local`: a missing one is
-        skipped with `continue`, the loop ends with `break`."""
-        missing = f"{TOP}._absent_{local.strip('_')}"
-        return (f"import importlib\nfor _cand in ({missing!r}, {target!r}):\n"
-                f"    try:\n        {local} = importlib.import_module(_cand)\n"
-                "    except ModuleNotFoundError:\n        continue\n    break")
-
-    @staticmethod
-    def env_guarded(line: str) -> str:
-        """`line` under a test of an environment variable that is never set."""
-        body = "\n".join("    " + part for part in line.splitlines())
-        return f'import os\nif os.environ.get("IMPORTSAFE_RANDPKG_UNSET") is None:\n{body}'
-
     def add_module_import(self, m: Module, t: Module, guard: str = "none") -> Binding | None:
         r = self.rng
         styles = ["import", "import_as"] + (["from_parent"] * 2 if t.name != TOP else [])
@@ -367,11 +352,6 @@ class Generator:
             if guard == "none" and self.computed_rng.random() < self.p_computed and \
                     local != "importlib" and "importlib" not in m.defs:
                 line = f"import importlib\n{local} = {self.computed_call(m, t.name)}"
-                if self.computed_rng.random() < 0.3:
-                    line = self.candidates_loop(local, t.name)
-                if self.computed_rng.random() < 0.25 and local != "os" and \
-                        "os" not in m.defs:
-                    line = self.env_guarded(line)
         else:
             last = t.name.rpartition(".")[2]
             local, expr = last, last
