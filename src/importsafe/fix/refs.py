@@ -1,11 +1,11 @@
 """Where a module's global names are read, from CPython's own parse (`ast`): for each read,
 whether it runs while the module runs, only later inside a function, or never (an annotation
-that is not evaluated). Pure: source text in, facts out.
+that is not evaluated). Pure: a parsed module in, facts out.
 
 Written by hand because libcst's scope analysis is ten times slower than this walk on a large
 module, and it misreads dotted imports (`import os.path` then `os.path.join(...)` is no read of
-`os` to it). The rules are CPython's (docs/how-it-works.md: name resolution): function and
-comprehension scopes skip class scopes; a name bound anywhere in a function is local to all of
+`os` to it). The rules are CPython's (the language reference's "Naming and binding"):
+function and comprehension scopes skip class scopes; a name bound anywhere in a function is local to all of
 it unless declared `global`; defaults, decorators, bases and evaluated annotations run in the
 enclosing scope, as does a comprehension's first iterable.
 """
