@@ -440,3 +440,27 @@ def test_a_syntax_error_against_another_outcome_is_reported_not_a_crash():
     ok = Result("sx.m", "normal", "ok")
     found = compare(Report((ok,), (), "static", ()), Report((real,), (), "dynamic", ()))
     assert len(found) == 1 and "dynamic: SyntaxError" in found[0].message
+
+
+def test_an_optional_dependency_reraised_in_own_words_is_an_external_assumption(tmp_path):
+    """`except ModuleNotFoundError: raise ModuleNotFoundError("... requires X") from e`
+    (bokeh's _geo_feature): the static side assumes X imports and says ok; the real failure
+    is the missing dependency, IS203, not a disagreement. The same raise over an import of
+    the analysed code itself stays a disagreement."""
+    pkg = tmp_path / "op"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "geo.py").write_text(
+        "try:\n    import not_installed_dependency_y.crs as ccrs\n"
+        "except ModuleNotFoundError as e:\n"
+        "    raise ModuleNotFoundError('op.geo requires the optional dependency Y') from e\n")
+    (pkg / "own.py").write_text(
+        "try:\n    from . import missing_own\n"
+        "except ImportError as e:\n    raise ImportError('op.own needs op.missing_own') from e\n")
+    static = api.check([str(pkg)])
+    dynamic = api.run([str(pkg)], timeout=20)
+    assert dynamic.result("op.geo", "normal").outcome == "error"
+    found = {(d.entry, d.mode): d.code for d in api.compare(static, dynamic)}
+    assert found[("op.geo", "normal")] == "IS203"
+    assert static.result("op.own", "normal").outcome == "error"
+    assert found.get(("op.own", "normal")) != "IS203"

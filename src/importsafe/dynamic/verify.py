@@ -82,6 +82,40 @@ def _star_from_external(path: str, roots, mapped=(), analysed=None) -> bool:
                for node in ast.walk(tree))
 
 
+def _reraised_external(frame, roots, mapped=(), analysed=None) -> bool:
+    """Is the statement at `frame` a `raise` in an `except ImportError` handler whose `try`
+    imports only modules outside the analysed code (an optional dependency's own message:
+    `raise ModuleNotFoundError("... requires Cartopy") from e`)?"""
+    try:
+        with open(frame.file, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        for handler in node.handlers:
+            if not any(isinstance(s, ast.Raise) and s.lineno == frame.line
+                       for s in ast.walk(handler)):
+                continue
+            caught = handler.type
+            names = [n.id for n in ast.walk(caught) if isinstance(n, ast.Name)] if caught \
+                else []
+            if not names or not set(names) <= {"ImportError", "ModuleNotFoundError"}:
+                return False
+            inner = [sub for stmt in node.body for sub in ast.walk(stmt)]
+            imported = [a.name for sub in inner if isinstance(sub, ast.Import)
+                        for a in sub.names] + \
+                [sub.module for sub in inner if isinstance(sub, ast.ImportFrom) and
+                 sub.level == 0 and sub.module]
+            relative = any(isinstance(sub, ast.ImportFrom) and sub.level for sub in inner)
+            return bool(imported) and not relative and all(
+                m.partition(".")[0] not in mapped and not _found(roots, m.partition(".")[0],
+                                                                  analysed)
+                for m in imported)
+    return False
+
+
 def _extension(module: str, roots) -> bool:
     """Is `module` a compiled extension module in one of the roots (as the scan finds it)?"""
     parts = module.split(".")
@@ -142,6 +176,9 @@ def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
             return True  # raised by an external module's own code (it imported back)
         if _imports_extension(where, roots):
             return True  # raised by a compiled module's init (it read a bare package)
+        if err.exception in ("ImportError", "ModuleNotFoundError") and \
+                _reraised_external(where, roots, mapped, analysed):
+            return True  # an optional dependency missing, told in the package's own words
     if err.exception == "ModuleNotFoundError" and err.module and "." in err.module and \
             _extension(err.module.rpartition(".")[0], roots):
         return True  # a submodule an extension module is assumed to register (torch._C._VF)
