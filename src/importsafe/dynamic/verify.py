@@ -68,14 +68,19 @@ def _found(roots, top: str, analysed=None) -> bool:
                and (analysed is None or r not in analysed or top in analysed[r]) for r in roots)
 
 
-def _star_from_external(path: str, roots, mapped=(), analysed=None) -> bool:
-    """Does this file run `from M import *` with M outside the source roots?"""
+def _parsed(path: str) -> ast.Module | None:
+    """A source file's syntax tree, None when it cannot be read or parsed."""
     try:
         with open(path, "rb") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError, ValueError):
-        return False
-    return any(isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+            return ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _star_from_external(path: str, roots, mapped=(), analysed=None) -> bool:
+    """Does this file run `from M import *` with M outside the source roots?"""
+    tree = _parsed(path)
+    return tree is not None and any(isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
                and any(a.name == "*" for a in node.names)
                and node.module.partition(".")[0] not in mapped
                and not _found(roots, node.module.partition(".")[0], analysed)
@@ -86,12 +91,8 @@ def _reraised_external(frame, roots, mapped=(), analysed=None) -> bool:
     """Is the statement at `frame` a `raise` in an `except ImportError` handler whose `try`
     imports only modules outside the analysed code (an optional dependency's own message:
     `raise ModuleNotFoundError("... requires Cartopy") from e`)?"""
-    try:
-        with open(frame.file, "rb") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        return False
-    for node in ast.walk(tree):
+    tree = _parsed(frame.file)
+    for node in ast.walk(tree) if tree is not None else ():
         if not isinstance(node, ast.Try):
             continue
         for handler in node.handlers:
@@ -137,10 +138,8 @@ def _imports_at(frame) -> list[tuple[str | None, list[str]]]:
     """The import statements on the line the chain's `frame` (module, file, line) was
     executing: for each, the package of a `from` import (None for `import a, b`) and the
     modules it names, in order; empty when the file cannot be read."""
-    try:
-        with open(frame.file, "rb") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError, ValueError, RecursionError):
+    tree = _parsed(frame.file)
+    if tree is None:
         return []
     package = frame.module if os.path.basename(frame.file).startswith("__init__.") \
         else frame.module.rpartition(".")[0]
