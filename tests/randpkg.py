@@ -151,6 +151,10 @@ class Generator:
         self.p_names = self.names_rng.choice([0.0, 0.15, 0.35])
         self.p_loader = self.names_rng.choice([0.0, 0.3, 0.6])
         self.p_discover = self.names_rng.choice([0.0, 0.0, 0.2])
+        # a constant bound at the module's very end under a key no analysis can list (the
+        # ordinary-order rule's ground): a stream of its own, so the rest of each seed stays
+        self.dyn_rng = random.Random(seed * 32452843 + 5)
+        self.p_dyn_tail = self.dyn_rng.choice([0.0, 0.0, 0.3])
         self.loaders: dict[str, dict] = {}  # package -> {name: module} its __getattr__ loads
 
     # ------------------------------------------------------------------ helpers
@@ -751,7 +755,7 @@ class Generator:
         elif m.tc_style == "literal":
             head.append("TYPE_CHECKING = False")
         parts = ["\n".join(head)]
-        stmts = self.ordered(m)
+        stmts, tail = self.dynamic_tail(m, self.ordered(m))
         prev = None
         for s in stmts:
             text = self.render_stmt(m, s)
@@ -764,7 +768,23 @@ class Generator:
         if m.is_pkg and m.reexports and self.chance(0.5):
             names = [n for n in m.defs + m.reexports]
             parts.append("\n\n__all__ = [" + ", ".join(repr(n) for n in names) + "]")
+        parts.append(tail)
         return "".join(parts).strip() + "\n"
+
+    def dynamic_tail(self, m: Module, stmts: list) -> tuple[list, str]:
+        """Maybe one constant of m moved to the module's very end and bound there under a
+        key no analysis can list (`sorted(..., key=str.lower)`): read before, it is missing
+        (in CPython and statically alike); read once m has finished, the ordinary-order rule
+        takes it as bound. Nothing runs after it in m, so no read meets m running past it."""
+        consts = [s for s in stmts if s.kind == "const"]
+        if not consts or self.dyn_rng.random() >= self.p_dyn_tail:
+            return stmts, ""
+        s = self.dyn_rng.choice(consts)
+        value = s.text.partition(" = ")[2]
+        tail = (f"\n\n# binds {s.name} = {value}\n"
+                f"for _dyn_k in sorted({{'': 0}}, key=str.lower):\n"
+                f"    globals()[f'{s.name}{{_dyn_k}}'] = {value}")
+        return [x for x in stmts if x is not s], tail
 
     def run(self) -> dict:
         self.plan_tree()

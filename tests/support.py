@@ -40,14 +40,15 @@ class Expectation:
     mode: str
     key: tuple
     static: tuple | None  # what static analysis answers instead, where it knowingly differs
+    assumes: tuple = ()  # "module.name" the static result takes as bound (ordinary-order rule)
 
 
 def read_expected(case_dir: Path) -> list[Expectation]:
     """Parse `expected.txt`: `entry mode ok` or `entry mode Exception module name`, `-` for None,
     optional trailing `static=unknown` (undecidable statically) or `static=ok` (the failure
-    comes from an external module, which static analysis assumes importable, or from code
-    it does not replay, such as a class's `__init__`); `#` starts a
-    comment."""
+    comes from an external module, which static analysis assumes importable, or from a name
+    the ordinary-order rule takes as bound), and `assumes=M.X,N.Y` (the names the static
+    result takes as bound by that rule; none when absent); `#` starts a comment."""
     out = []
     for raw in (case_dir / "expected.txt").read_text().splitlines():
         line = raw.split("#", 1)[0].split()
@@ -55,14 +56,16 @@ def read_expected(case_dir: Path) -> list[Expectation]:
             continue
         static = next((("ok",) if w == "static=ok" else ("unknown",)
                        for w in line if w.startswith("static=")), None)
-        line = [w for w in line if not w.startswith("static=")]
+        assumes = tuple(sorted(n for w in line if w.startswith("assumes=")
+                               for n in w.split("=", 1)[1].split(",")))
+        line = [w for w in line if not w.startswith(("static=", "assumes="))]
         entry, mode, rest = line[0], line[1], line[2:]
         if rest == ["ok"]:
             key = ("ok",)
         else:
             exc, module, name = rest
             key = ("error", exc, None if module == "-" else module, None if name == "-" else name)
-        out.append(Expectation(entry, mode, key, static))
+        out.append(Expectation(entry, mode, key, static, assumes))
     return out
 
 

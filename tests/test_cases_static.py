@@ -21,4 +21,27 @@ def test_static_prediction_matches_expectations(case):
         key = e.static or e.key
         if outcome_key(result_dict(r)) != key:
             wrong.append((e.entry, e.mode, key, outcome_key(result_dict(r)), r.reason))
+        assumed = tuple(sorted(f"{a.module}.{a.name}" for a in r.assumes))
+        if assumed != e.assumes:
+            wrong.append((e.entry, e.mode, "assumes", e.assumes, assumed))
     assert not wrong, "expected vs static:\n" + "\n".join(map(str, wrong))
+
+
+@pytest.mark.parametrize("case", [c for c in case_dirs()
+                                  if any(e.assumes for e in read_expected(c))],
+                         ids=lambda p: p.name)
+def test_strict_makes_every_assumption_unknown(case):
+    """`--strict`: the results the ordinary-order rule decided are unknown, naming the
+    dynamic binding; the others are unchanged."""
+    expected = read_expected(case)
+    modes = tuple(dict.fromkeys(e.mode for e in expected))
+    report = importsafe.check([str(case)], modes=modes, target_version=case_target(case),
+                              strict=True)
+    got = {(r.entry, r.mode): r for r in report.results}
+    for e in expected:
+        r = got[(e.entry, e.mode)]
+        assert not r.assumes
+        if e.assumes:
+            assert r.outcome == "unknown" and "dynamically" in r.reason, (e, r)
+        else:
+            assert outcome_key(result_dict(r)) == (e.static or e.key), (e, r)

@@ -245,13 +245,13 @@ REPORTED = {
 }
 
 
-def _text(tmp_path, *args, width=None):
+def _text(tmp_path, *args, width=None, **kwargs):
     """The text report as the command line renders it (on a terminal of `width`)."""
     import io
     from rich.console import Console
     from importsafe.policy.suppress import apply_policy
     from importsafe.report import text
-    report = importsafe.check([tmp_path / "pkg"], *args)
+    report = importsafe.check([tmp_path / "pkg"], *args, **kwargs)
     report, _ = apply_policy(report)
     out = io.StringIO()
     console = Console(file=out, width=width or 200, force_terminal=width is not None,
@@ -274,8 +274,12 @@ def test_failures_are_grouped_by_root_cause_with_their_count(tmp_path):
     assert "UNKNOWN pkg.uses_getattr  [normal]" in out and "???" not in out
     assert "at pkg/__init__.py:7  def __getattr__(name):" in out
     assert "[bare]: M's packages are present but their `__init__` never ran" in out
+    # dyn has finished when uses_dyn reads `made`: taken as bound, and said so
+    assert out.rstrip().splitlines()[-2].startswith(
+        "2 results rest on names taken as bound by the ordinary-order rule (bound "
+        "dynamically, read after): pkg.dyn.made; ")
     assert out.rstrip().splitlines()[-1] == (
-        "11 entries x modes normal,bare: 9 ok, 10 failing (4 bare mode only), 3 unknown; "
+        "11 entries x modes normal,bare: 11 ok, 10 failing (4 bare mode only), 1 unknown; "
         "1 root cause")
 
 
@@ -290,7 +294,7 @@ def test_no_line_is_longer_than_the_terminal(tmp_path):
 
 def test_unknowns_are_unknown_in_summaries_and_notes(tmp_path):
     write(tmp_path, REPORTED)
-    out = _text(tmp_path, ("normal", "bare", "lazy"))
+    out = _text(tmp_path, ("normal", "bare", "lazy"), strict=True)  # uses_dyn: unknown
     assert "unknown under lazy imports 1: pkg.uses_dyn" in out
     assert "still failing under lazy imports" not in out
     assert "pkg.uses_getattr [bare]" in out.split("lazy imports (PEP 810) remove")[1]
@@ -312,3 +316,29 @@ def test_the_bound_at_hint_does_not_point_into_type_checking(tmp_path):
     # the JUnit report of the same failure shows it
     proc = run_cli("check", tmp_path / "pkg", "--format", "junit", cwd=tmp_path)
     assert "comes from the module's __getattr__ at pkg/__init__.py:7" in proc.stdout
+
+
+def test_assumptions_in_json_cache_and_strict(tmp_path):
+    """The ordinary-order rule's assumptions reach the JSON report, survive the run cache,
+    and `--strict` (flag or `strict = true`) makes those results unknown."""
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/dyn.py": "import os\nglobals()[os.sep] = 1\n",
+                     "pkg/uses_dyn.py": "from pkg import dyn\nX = dyn.made\n"})
+    cache = tmp_path / "cache"
+
+    def uses_dyn(*flags, cwd=None):
+        proc = run_cli("check", "pkg", "--format", "json", "--cache-dir", cache, *flags,
+                       cwd=cwd or tmp_path)
+        doc = json.loads(proc.stdout)
+        return next(r for r in doc["results"]
+                    if r["entry"] == "pkg.uses_dyn" and r["mode"] == "normal")
+
+    cold = uses_dyn()
+    assert cold["outcome"] == "ok" and cold["assumes"] == [
+        {"module": "pkg.dyn", "name": "made", "file": "pkg/uses_dyn.py", "line": 2,
+         "why": "assignment into globals() (line 2)"}]
+    assert uses_dyn() == cold  # warm: the stored report
+    strict = uses_dyn("--strict")
+    assert strict["outcome"] == "unknown" and "assumes" not in strict
+    assert "'pkg.dyn' may bind 'made' dynamically" in strict["reason"]
+    (tmp_path / "pyproject.toml").write_text("[tool.importsafe]\nstrict = true\n")
+    assert uses_dyn() == strict

@@ -104,6 +104,7 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         known = set(re.findall(r"^\s*(?:def|class) (\w+)|^(\w+) =", sources, re.M))
         known = {a or b for a, b in known} | {m.rpartition(".")[2] for m in list_modules(pkg)}
         known |= set(re.findall(r" as (\w+)", sources))  # ImportCycleError names the binding
+        known |= set(re.findall(r"^# binds (\w+) =", sources, re.M))  # randpkg.dynamic_tail
         for (entry, mode), r in results.items():
             if r["outcome"] == "ok":
                 continue
@@ -134,7 +135,7 @@ def test_static_prediction_matches_cpython(tmp_path, tally, chunk):
     real = reality(seeds, tmp_path)
 
     mismatches = []  # (seed, entry, mode, cpython key, static key, cpython msg, static msg)
-    agree = total = 0
+    agree = total = assumed = 0
     per_mode: Counter = Counter()  # (mode, "agree" | "total")
     explicit = sum(any("lazy " in p.read_text() for p in pkg.rglob("*.py"))
                    for pkg, _ in real.values())
@@ -163,6 +164,7 @@ def test_static_prediction_matches_cpython(tmp_path, tally, chunk):
             want = outcome_key(r)
             got_result = predicted.get(pair)
             got = static_key(got_result) if got_result is not None else ("missing",)
+            assumed += bool(got_result is not None and got_result.assumes)
             if got == want:
                 agree += 1
                 per_mode[pair[1], "agree"] += 1
@@ -178,7 +180,8 @@ def test_static_prediction_matches_cpython(tmp_path, tally, chunk):
                                None, "static reported an (entry, mode) CPython does not have"))
 
     counts = count_outcomes(real)
-    counts.update(agree=agree, total=total, explicit=explicit, skimmed=skimmed)
+    counts.update(agree=agree, total=total, explicit=explicit, skimmed=skimmed,
+                  assumed=assumed)
     counts.update({f"{kind}.{mode}": n for (mode, kind), n in per_mode.items()})
     tally("differential", counts)
 

@@ -99,6 +99,9 @@ def test_verify_finds_no_disagreement(case):
     wrong = [d.message for d in merged.diagnostics
              if d.code == "IS201" and (d.entry, d.mode) not in known]
     assert not wrong, "\n".join(wrong)
+    # a real failure on a name the ordinary-order rule took as bound: IS207, not IS201
+    assumed = {(e.entry, e.mode) for e in read_expected(case) if e.static == ("ok",) and e.assumes}
+    assert assumed == {(d.entry, d.mode) for d in merged.diagnostics if d.code == "IS207"}
     static_unknown = sum(r.outcome == "unknown" for r in merged.results)
     assert sum(d.code == "IS202" for d in merged.diagnostics) <= static_unknown
     assert merged.source == "verify" and dynamic.source == "dynamic"

@@ -51,10 +51,10 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
          memo: bool = True, cache_dir: str | None = None,
          summaries: dict[str, ModuleFacts] | None = None,
-         scans: dict | None = None) -> Loaded:
+         scans: dict | None = None, strict: bool = False) -> Loaded:
     """Discover and parse (facts cached in `cache_dir` when given; `summaries` of files
-    unchanged since, see FactsCache; `scans` see discover_and_parse); raises InputError when
-    nothing can be analysed."""
+    unchanged since, see FactsCache; `scans` see discover_and_parse; `strict`: without the
+    ordinary-order rule); raises InputError when nothing can be analysed."""
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
     cache = FactsCache(cache_dir, summaries) if cache_dir else None
@@ -69,7 +69,7 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, named=imported, load_bodies=lambda name:
         read_facts(index[name], target_version, bodies=True, cache=cache),
-        target_version=target_version, load_functions=lambda name: read_functions(
+        target_version=target_version, strict=strict, load_functions=lambda name: read_functions(
             index[name], target_version, cache,
             facts[name].future_annotations if cache is None else None,
             facts[name].def_spans if cache is None else ()))
@@ -84,7 +84,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
           target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
           memo: bool = True, skip: Sequence[str] = (), cache_dir: str | None = None,
           shard: tuple[int, int] | None = None, runs: RunCache | None = None,
-          keep: list | None = None) -> Report:
+          keep: list | None = None, strict: bool = False) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`
     (but of the entries that a `skip` pattern matches). With `cache_dir`: when no path the
     last identical check read has changed, its report (runcache.py); else facts of unchanged
@@ -92,11 +92,12 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     module could have decided are reused (resultcache.py). `runs`: the run cache, when the caller
     already looked it up. `keep`: a list the loaded program is appended to, so that the caller
     decides when its memory is given back (the command line exits without: freeing a large
-    program object by object is slow)."""
+    program object by object is slow). `strict`: without the ordinary-order rule, what it
+    would assume stays unknown."""
     paths = list(paths)
     if cache_dir and runs is None:
         runs = RunCache(cache_dir, check_arguments(paths, modes, source_roots, target_version,
-                                                   skip, shard))
+                                                   skip, shard, strict))
     if runs is not None and not runs.tried:
         found = runs.get()
         if found is not None:
@@ -104,7 +105,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     previous = runs.previous() if runs is not None else None
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
                   previous.summaries if previous is not None else None,
-                  (previous.scans if previous is not None else {}) if cache_dir else None)
+                  (previous.scans if previous is not None else {}) if cache_dir else None,
+                  strict)
     if keep is not None:
         keep.append(loaded)
     workers = jobs or os.cpu_count() or 1
@@ -209,11 +211,11 @@ def lazy_side_effects(loaded: Loaded, skip: Sequence[str] = ()) -> tuple[Diagnos
 
 
 def explain(paths: Iterable[str], entry: str, mode: str = "normal",
-            source_roots: Sequence[str] = (), target_version: tuple[int, int] = (3, 11)
-            ) -> Explanation:
+            source_roots: Sequence[str] = (), target_version: tuple[int, int] = (3, 11),
+            strict: bool = False) -> Explanation:
     """The full replay of one (entry, mode). `entry` is a dotted name or a module's path."""
     from .static.explain import explain_entry
-    loaded = load(paths, source_roots, target_version, memo=False)
+    loaded = load(paths, source_roots, target_version, memo=False, strict=strict)
     name = entry_name(entry, loaded)
     with deep_recursion():
         return explain_entry(loaded.program, name, mode)
@@ -327,13 +329,13 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
            target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
            python: str | None = None, timeout: float | None = DEFAULT_TIMEOUT,
            fork: bool = True, progress: Progress | None = None,
-           skip: Sequence[str] = ()) -> tuple[Report, Report]:
+           skip: Sequence[str] = (), strict: bool = False) -> tuple[Report, Report]:
     """`check` and `run` over the same paths. Returns (the static report with the comparison
     diagnostics added, the dynamic report)."""
     from .dynamic.verify import compare
     paths = list(paths)
     static = check(paths, modes=modes, source_roots=source_roots,
-                   target_version=target_version, jobs=jobs, skip=skip)
+                   target_version=target_version, jobs=jobs, skip=skip, strict=strict)
     dynamic = run(paths, modes=modes, python=python, jobs=jobs, timeout=timeout, fork=fork,
                   source_roots=source_roots, progress=progress, skip=skip,
                   target_version=target_version)

@@ -37,6 +37,19 @@ class ErrorInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Assumption:
+    """A name taken as bound by the ordinary-order rule: `module` had finished running and may
+    bind names in ways facts cannot follow (`why`), and `name` was read from it at file:line.
+    Were it unbound, the read would fail in every import order (docs/modelled.md)."""
+
+    module: str
+    name: str
+    file: str
+    line: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """The outcome of one (entry, mode)."""
 
@@ -48,6 +61,7 @@ class Result:
     # a non-ok outcome that does not fail the run: "suppressed" (inline comment), "baselined",
     # "ignored" (rule not selected); see suppress.py
     waived: str | None = None
+    assumes: tuple[Assumption, ...] = ()  # what the outcome rests on (Assumption)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,4 +131,4 @@ def pickled_by_constructor(*classes) -> None:
         cls.__init__ = scope["__init__"]
 
 
-pickled_by_constructor(Frame, ErrorInfo, Result, Diagnostic, Report)
+pickled_by_constructor(Frame, ErrorInfo, Assumption, Result, Diagnostic, Report)

@@ -287,6 +287,21 @@ RULES: dict[str, Rule] = {r.code: r for r in (
                  "INSTALLED_APPS, but settings are not configured.`",
          fix="Configure the environment the module expects (settings, libraries). "
              "**Safe automatic fix:** none."),
+    Rule("IS207", "assumption-does-not-hold", "warning",
+         "the real import fails on a name that static analysis took as bound by the "
+         "ordinary-order rule",
+         what="Static analysis took a name as bound because it was read from a module that "
+              "had finished running and may bind names dynamically (`exec`, `globals()[k]` "
+              "with keys from run-time data): the ordinary-order rule, listed in the "
+              "result's `assumes`. The real import fails on exactly that name of that "
+              "module.",
+         why="The module does not bind the name in any import order, the package's own "
+             "included, so the read fails whatever is imported first: a plain bug rather "
+             "than an import-order one, which only running the code shows.",
+         example="`from pkg.table import ROW_9`, where `pkg.table` binds `ROW_<n>` in a loop "
+                 "over a file it reads, and the file has eight rows.",
+         fix="Bind the name (or stop reading it); `check --strict` reports such reads as "
+             "unknown instead. **Safe automatic fix:** none."),
     Rule("IS301", "unknown-code-in-suppression", "error",
          "a `# importsafe: ignore[...]` comment names a code that is no importsafe rule",
          what="Reports each code in an `# importsafe: ignore[...]` comment that is not the code "

@@ -27,6 +27,9 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
 @click.option("--verify", is_flag=True,
               help="Also import everything for real (as `run` does) and report every "
                    "(entry, mode) where the prediction and reality disagree (IS201).")
+@click.option("--strict", is_flag=True,
+              help="Do not take a name as bound because a finished module may bind it "
+                   "dynamically (the ordinary-order rule): say unknown instead.")
 @click.option("--compat", is_flag=True,
               help="Also report what `importsafe fix` would change for code relying on import "
                    "side effects: modules packages no longer load, and reads of `pkg.sub` "
@@ -41,7 +44,7 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
 @click.option("--cache-dir", default=None, metavar="DIR",
               help="Where facts are cached by file content (default: the user cache dir).")
 def check(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
-          target_version, jobs, verify, compat, skip, select, ignore, baseline, write_baseline,
+          target_version, jobs, verify, strict, compat, skip, select, ignore, baseline, write_baseline,
           shard_spec, no_cache, cache_dir) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
     dynamic = None
@@ -49,14 +52,14 @@ def check(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, c
     try:
         config = configure(paths, source_roots, modes, target_version, skip=skip,
                            select=select, ignore=ignore, baseline=baseline,
-                           config_file=config_file, jobs=jobs)
+                           config_file=config_file, jobs=jobs, strict=strict)
         shard_range = shard.parse_shard(shard_spec) if shard_spec else None
         if verify:
             with Progress(Console(stderr=True)) as progress:
                 report, dynamic = api.verify(
                     config.paths, modes=config.modes, source_roots=config.source_roots,
                     target_version=config.target_version, jobs=config.jobs,
-                    progress=progress, skip=config.skip)
+                    progress=progress, skip=config.skip, strict=config.strict)
         else:
             report = _check(config, config.jobs,
                             None if no_cache else cache_dir or default_cache_dir(), shard_range)
@@ -102,13 +105,13 @@ def _check(config, jobs, cache_dir, shard_range):
         from ..store.runs import RunCache, check_arguments
         runs = RunCache(cache_dir, check_arguments(config.paths, config.modes,
                                                    config.source_roots, config.target_version,
-                                                   config.skip, shard_range))
+                                                   config.skip, shard_range, config.strict))
         found = runs.get()
         if found is not None:
             return found
     return api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
                      target_version=config.target_version, jobs=jobs, skip=config.skip,
-                     cache_dir=cache_dir, shard=shard_range, runs=runs,
+                     cache_dir=cache_dir, shard=shard_range, runs=runs, strict=config.strict,
                      keep=click.get_current_context().obj)
 
 

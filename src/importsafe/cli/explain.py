@@ -21,7 +21,9 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, reporter, api)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @click.option("--target-version", default=None, metavar="X.Y")
-def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
+@click.option("--strict", is_flag=True,
+              help="Without the ordinary-order rule (see `check --strict`).")
+def explain(entry, paths, mode, source_roots, fmt, target_version, strict) -> None:
     """Replay `import ENTRY` (a dotted name or a file) in one mode, step by step.
 
     Shows which modules ran in which order, the import statement that entered each, where
@@ -30,11 +32,12 @@ def explain(entry, paths, mode, source_roots, fmt, target_version) -> None:
     err = Console(stderr=True)
     try:
         config = load_config(paths, source_roots, None, target_version,
-                             paths[0] if paths else os.getcwd())
+                             paths[0] if paths else os.getcwd(), strict=strict)
         where = config.paths or ((entry,) if os.path.exists(entry) else ())
         if not where:
             raise ConfigError("give the PATH that holds ENTRY (or set [tool.importsafe] paths)")
-        x = api.explain(where, entry, mode, config.source_roots, config.target_version)
+        x = api.explain(where, entry, mode, config.source_roots, config.target_version,
+                        config.strict)
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)

@@ -56,6 +56,9 @@ KEYS: tuple[Key, ...] = (
         "--select", "codes"),
     Key("ignore", "list of strings", "[]", "Rule codes or prefixes not to report; their "
         "failures do not fail the run.", "--ignore", "codes"),
+    Key("strict", "boolean", "false", "Do not apply the ordinary-order rule: a name read from a "
+        "finished module that may bind names dynamically stays `unknown` instead of taken as "
+        "bound (docs/modelled.md).", "--strict", "bool"),
     Key("effects", "table", "{}", "Import-time effects of functions outside the analysed code, "
         "for `lazy-plan`: dotted name -> a kind (registry, patch, import-system, process, "
         "output, none) or a table {kind, state, keyed, mutates}; over the shipped table "

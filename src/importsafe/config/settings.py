@@ -37,6 +37,7 @@ class Config:
     ignore: tuple[str, ...] = ()  # rule codes (or prefixes) not reported
     jobs: int | None = None  # processes; None: one per core
     pytest: bool = False  # the pytest plugin is on for every run
+    strict: bool = False  # the ordinary-order rule is off (docs/modelled.md)
 
 
 # --- finding and reading files ----------------------------------------------------------------
@@ -264,7 +265,7 @@ def parse_codes(value, what: str) -> tuple[str, ...]:
 
 def load_config(paths, source_roots, modes, target_version, start: str, skip=(), select=(),
                 ignore=(), baseline: str | None = None, config_file: str | None = None,
-                jobs: int | None = None) -> Config:
+                jobs: int | None = None, strict: bool = False) -> Config:
     """Flags override the file; file paths are relative to the file's directory. The file
     is `config_file` when given (--config), else the nearest one with our table."""
     if config_file is not None:
@@ -290,6 +291,7 @@ def load_config(paths, source_roots, modes, target_version, start: str, skip=(),
         ignore=parse_codes(ignore or table.get("ignore", ()), "ignore"),
         jobs=parse_jobs(jobs) if jobs is not None else table.get("jobs"),
         pytest=table.get("pytest", False),
+        strict=strict or table.get("strict", False),
     )
 
 

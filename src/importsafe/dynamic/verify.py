@@ -14,7 +14,9 @@ settings are configured, a native library that cannot be loaded, a KeyError) com
 run-time values, which static analysis does not evaluate: IS206 (info), on the same
 conditions; so does an ImportError that the code raises itself, naming no module ("Could not
 find the GEOS library"), and an AttributeError of an object that is no module (a ctypes
-library without a symbol). Every other difference is IS201 (error).
+library without a symbol). A real failure on exactly a name the static result assumed bound
+(the ordinary-order rule, `Result.assumes`) is IS207 (warning). Every other difference is
+IS201 (error).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from ..static.discover import EXTENSION_SUFFIXES, loaded_file
 from ..static.facts import resolve_relative
 
 RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
-                                                     "IS205", "IS206")}
+                                                     "IS205", "IS206", "IS207")}
 SYNTAX_ERRORS = frozenset({"SyntaxError", "IndentationError", "TabError"})
 # what the import system and name lookups raise, which static analysis predicts; any other
 # exception of a real import comes from values it does not evaluate (IS206)
@@ -232,6 +234,14 @@ def _later_in_statement(frame, later: str, earlier: str) -> bool:
     return False
 
 
+def _assumed(static: Result, real: Result) -> bool:
+    """The real failure is on a name the static result assumed bound (Result.assumes)."""
+    err = real.error
+    return real.outcome == "error" and err is not None and \
+        err.exception in ("ImportError", "AttributeError", "NameError") and \
+        any(a.module == err.module and a.name == err.name for a in static.assumes)
+
+
 def compare(static: Report, dynamic: Report, mapped=(), analysed=None
             ) -> tuple[Diagnostic, ...]:
     """One diagnostic per (entry, mode) where the static and the real outcome differ.
@@ -257,6 +267,9 @@ def compare(static: Report, dynamic: Report, mapped=(), analysed=None
         if s.outcome == "unknown":
             out.append(diagnostic("IS202", file, line, f"{what}; static: {s.reason}",
                                   s.entry, s.mode))
+        elif _assumed(s, d):
+            out.append(diagnostic("IS207", file, line, what + "; static analysis took the name "
+                                  "as bound (the ordinary-order rule)", s.entry, s.mode))
         elif s.outcome == "ok" and external_assumption(d, roots, mapped, analysed):
             out.append(diagnostic("IS203", file, line, what, s.entry, s.mode))
         elif s.outcome == "error" and external_assumption(d, roots, mapped, analysed) and \

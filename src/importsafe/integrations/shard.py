@@ -15,7 +15,7 @@ import os
 import stat
 from typing import Sequence, TypeVar
 
-from ..model import Diagnostic, ErrorInfo, Frame, Report, Result
+from ..model import Assumption, Diagnostic, ErrorInfo, Frame, Report, Result
 from ..policy.diagnose import diagnose
 
 T = TypeVar("T")
@@ -130,7 +130,9 @@ def result_from_dict(d: dict) -> Result:
                           tuple(Frame(f["module"], f["file"], f["line"]) for f in e["chain"]),
                           (defined["file"], defined["line"]) if defined else None)
     waived = next((k for k in ("suppressed", "baselined", "ignored") if d.get(k)), None)
-    return Result(d["entry"], d["mode"], d["outcome"], error, d.get("reason"), waived)
+    assumes = tuple(Assumption(a["module"], a["name"], a["file"], a["line"], a["why"])
+                    for a in d.get("assumes", ()))
+    return Result(d["entry"], d["mode"], d["outcome"], error, d.get("reason"), waived, assumes)
 
 
 def _shard_of(name: str, doc) -> tuple[int, int, str]:

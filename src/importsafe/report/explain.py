@@ -60,3 +60,9 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
         console.print(Text(f"{P(r.error.exception)}: {P(r.error.message)}", style="red"))
     if x.why:
         console.print(Text.assemble("why: ", P(x.why)))
+    if r.assumes:
+        console.print("\nassumes (the ordinary-order rule; `--strict` makes these unknown):")
+        for a in r.assumes:
+            console.print(Text.assemble(
+                "  ", (P(a.name), "bold"), " is bound in ", (P(a.module), "cyan"),
+                ", read at ", (f"{P(_rel(a.file, base))}:{a.line}", "bold"), f"  ({P(a.why)})"))

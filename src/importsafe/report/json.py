@@ -43,6 +43,9 @@ def result_dict(r: Result, base: str | None = None) -> dict:
         out["reason"] = r.reason
     if r.waived is not None:
         out[r.waived] = True  # "suppressed" / "baselined" / "ignored": does not fail the run
+    if r.assumes:
+        out["assumes"] = [{"module": a.module, "name": a.name, "file": _rel(a.file, base),
+                           "line": a.line, "why": a.why} for a in r.assumes]
     return out
 
 
@@ -94,7 +97,7 @@ def _result_records(report: Report, base: str | None, dumps) -> list[str]:
     quote = encode_basestring_ascii
     out = []
     for r in report.results:
-        if r.error is None and r.reason is None and r.waived is None:
+        if r.error is None and r.reason is None and r.waived is None and not r.assumes:
             out.append(f'{{"entry": {quote(r.entry)}, "mode": {quote(r.mode)}, '
                        f'"outcome": {quote(r.outcome)}}}')
         else:

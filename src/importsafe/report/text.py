@@ -162,6 +162,15 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
     causes_said = f"; {len(real)} root cause{'s' * (len(real) != 1)}" if real else ""
     if bare_only and bare_only == len(failing):
         why = " (all bare mode only)"
+    assuming = [r for r in report.results if r.assumes]
+    if assuming:
+        names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes)
+        shown = ", ".join(_p(n) for n in list(names)[:LIST_AT_MOST])
+        more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
+        plural = "s rest" if len(assuming) != 1 else " rests"
+        out.append(Text(f"{len(assuming)} result{plural} on names taken as bound by the "
+                        f"ordinary-order rule (bound dynamically, read after): {shown}{more}; "
+                        "`explain` shows them, `--strict` makes them unknown", style="dim"))
     entries = len({r.entry for r in report.results})
     out.append(Text(f"{entries} entries x modes {','.join(modes)}: {n_ok} ok, "
                     f"{len(failing)} failing{why}, {n_unk} unknown{extra}{causes_said}",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins
 import types
 
-from ..model import Frame
+from ..model import Assumption, Frame
 from .frames import Frame_, SimError, SimUnknown
 from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
 
@@ -48,8 +48,27 @@ class NameLookup:
         reason = dynamic_reason(self.dynamic_of(st), attr)
         if reason and f"{st.name}.{attr}" not in self.index:
             # (a dynamic binding is assumed not to shadow a submodule of the same name)
+            if self.assumed_bound(st, attr, reason):
+                self.answer = OPAQUE
+                return True
             raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {reason}")
         return False
+
+    def assumed_bound(self, st: ModState, name: str, reason: str) -> bool:
+        """The ordinary-order rule: a name read from a module that has finished running, and
+        may have bound it dynamically, is taken as bound (recorded as an Assumption). Were it
+        not, the read would fail in every order, the package's own included. So too a read by
+        the module's own running code (no other module is running above it) after such a
+        binding ran: that point of its body comes after the binding in every order."""
+        if self.program.strict:
+            return False
+        status = self.status_of(st)
+        if status != "done" and not (status == "running" and self.stack
+                                     and self.stack[-1] is st):
+            return False
+        at = self.stack[-1] if self.stack else st
+        self.assume(Assumption(st.name, name, at.info.path, at.line, reason))
+        return True
 
     # -- values ---------------------------------------------------------------------------
     def getattr_value(self, value, attr: str):
@@ -116,6 +135,8 @@ class NameLookup:
         if name in BUILTIN_NAMES or self.wildcard_of(st):
             return OPAQUE
         reason = dynamic_reason(self.dynamic_of(st), name)
+        if reason and self.assumed_bound(st, name, reason):
+            return OPAQUE
         if reason:
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")

@@ -80,13 +80,17 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         except SimError as err:
             if err.uncertain:
                 return Result(entry, mode, "unknown", reason=f"{err.info.exception} "
-                              f"({err.info.message}) raised {err.uncertain}")
-            return Result(entry, mode, "error", err.info)
+                              f"({err.info.message}) raised {err.uncertain}",
+                              assumes=self.assumptions())
+            return Result(entry, mode, "error", err.info, assumes=self.assumptions())
         except SimUnknown as why:
-            return Result(entry, mode, "unknown", reason=str(why))
+            return Result(entry, mode, "unknown", reason=str(why), assumes=self.assumptions())
         except RecursionError:
             return Result(entry, mode, "unknown", reason=TOO_DEEP)
-        return Result(entry, mode, "ok")
+        return Result(entry, mode, "ok", assumes=self.assumptions())
+
+    def assumptions(self) -> tuple:
+        return tuple(self.assumed.values())
 
     # -- module references ----------------------------------------------------------------
     def is_external(self, name: str) -> bool:
@@ -407,7 +411,8 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
     if found is not None and found[2] is not None and entry in found[2]:
         # the parent's import left the entry in sys.modules: the same state, nothing more run
         modules = found[1] if entry in found[1] else found[1] | {entry}
-        return Result(entry, "normal", "ok"), modules, found[2]
+        return Result(entry, "normal", "ok", assumes=tuple(found[2].assumed.values())), \
+            modules, found[2]
     return None
 
 

@@ -21,6 +21,7 @@ from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 REGISTRY = "\0registry"  # the `module` of logged writes to ImportState.registry
+ASSUMED = "\0assumed"  # the `module` of logged writes to ImportState.assumed
 _NOT_MODULE_STATE = frozenset("pgz")  # dependency kinds that outlive module creation
 MISSING = object()
 NO_MODULE = object()
@@ -127,12 +128,13 @@ class AfterImport:
     first, from the same empty state. Modules are (snapshot, birth) pairs, as a replay puts
     them back: every run started from here makes its own objects of those it reads."""
 
-    __slots__ = ("modules", "epochs", "stale", "stale_log", "registry", "clock")
+    __slots__ = ("modules", "epochs", "stale", "stale_log", "registry", "clock", "assumed")
 
     def __init__(self, modules: dict, epochs: dict, stale: dict, stale_log: list,
-                 registry: dict, clock: int):
+                 registry: dict, clock: int, assumed: dict):
         self.modules, self.epochs, self.stale, self.stale_log, self.registry, self.clock = \
             modules, epochs, stale, stale_log, registry, clock
+        self.assumed = assumed
 
     def __contains__(self, name: str) -> bool:
         return name in self.modules
@@ -169,9 +171,11 @@ class Program:
                  memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None,
                  target_version: tuple[int, int] = (3, 11),
                  load_functions: Callable[[str], Mapping] | None = None,
-                 named: ImportedNames | None = None):
+                 named: ImportedNames | None = None, strict: bool = False):
         self.index = index
         self.facts = facts
+        # without the ordinary-order rule (`--strict`): what it would assume stays unknown
+        self.strict = strict
         self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
         self.tops = frozenset(name.partition(".")[0] for name in index)
         self.registrars = tuple(sorted(n for n, f in summary_items(facts)
@@ -201,7 +205,7 @@ class Program:
         same): the function bodies loaded so far, and those either loads later, serve both,
         so that none is parsed twice."""
         other = Program(self.index, facts, memo, self.load_bodies, self.target_version,
-                        self.load_functions, self._named)
+                        self.load_functions, self._named, self.strict)
         other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
         return other
 
@@ -336,6 +340,8 @@ class ImportState:
         # proxies being resolved now ((holder module, name) -> True)
         self.registry: dict[str, frozenset[str]] = {}
         self.resolving: dict[tuple[str, str], bool] = {}
+        # the ordinary-order rule's assumptions so far: (module, name) -> Assumption
+        self.assumed: dict = {}
 
     # -- where a run starts and ends -----------------------------------------------------
     def after(self) -> AfterImport:
@@ -344,7 +350,7 @@ class ImportState:
             {name: st if st.__class__ is tuple else (st.snapshot(), st.born)
              for name, st in self.modules.items()},
             dict(self.epochs), {key: (st.snapshot(), st.born) for key, st in self.stale.items()},
-            list(self.stale_log), dict(self.registry), self.clock)
+            list(self.stale_log), dict(self.registry), self.clock, dict(self.assumed))
 
     def start_from(self, state: AfterImport) -> None:
         """Start this (new) run from the state a package's run ended in (AfterImport)."""
@@ -354,6 +360,7 @@ class ImportState:
         self.stale_log = list(state.stale_log)
         self.registry = dict(state.registry)
         self.clock = state.clock
+        self.assumed = dict(state.assumed)
 
     # -- creation -------------------------------------------------------------------------
     def new_state(self, info: ModuleInfo, status: str) -> ModState:
@@ -431,6 +438,14 @@ class ImportState:
         self.registry[parent] = self.registry.get(parent, frozenset()) | {child}
         if self.rec_starts:
             self.writes.append((REGISTRY, "reg", parent, child))
+
+    def assume(self, assumption) -> None:
+        """Record an Assumption; a recording replays it with the rest of its writes."""
+        key = (assumption.module, assumption.name)
+        if key not in self.assumed:
+            self.assumed[key] = assumption
+        if self.rec_starts:
+            self.writes.append((ASSUMED, "assume", key, assumption))
 
     def write(self, st: ModState, op: str, key, value=None) -> None:
         if op == "set":
@@ -578,6 +593,8 @@ class ImportState:
         for name, op, key, value in writes:
             if name == REGISTRY:
                 self.register(key, value)
+            elif name == ASSUMED:
+                self.assume(value)
             else:
                 st = self.modules[name]
                 if st.__class__ is tuple:

@@ -15,7 +15,7 @@ import marshal
 import sys
 import zlib
 
-from ..model import Diagnostic, ErrorInfo, Frame, Report, Result
+from ..model import Assumption, Diagnostic, ErrorInfo, Frame, Report, Result
 from ..static.discover import ModuleInfo
 from ..static.events import (Bind, Call, ClassBody, Def, Del, Dynamic, Exit, FileProblem,
                              FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, Raise,
@@ -28,7 +28,8 @@ _LOADS_KW = {"allow_code": False} if sys.version_info >= (3, 13) else {}
 
 CLASSES = (Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise, If, Handler,
            Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts, Frame, ErrorInfo,
-           Result, Diagnostic, Report, ModuleInfo, ComputedImport, GetAttr, ForEach, Jump)
+           Result, Diagnostic, Report, ModuleInfo, ComputedImport, GetAttr, ForEach, Jump,
+           Assumption)
 # fields that hold objects of CLASSES: "many" a tuple of them (or None), "one" one or None;
 # every other field is a plain value
 NESTED = {
@@ -41,7 +42,7 @@ NESTED = {
     ForEach: {"body": "many"},
     ModuleFacts: {"body": "many", "problem": "one"},
     ErrorInfo: {"chain": "many"},
-    Result: {"error": "one"},
+    Result: {"error": "one", "assumes": "many"},
     Report: {"results": "many", "diagnostics": "many"},
 }
 

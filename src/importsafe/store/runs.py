@@ -83,11 +83,12 @@ def ancestors_project_files(paths) -> list[str]:
     return out
 
 
-def check_arguments(paths, modes, source_roots, target_version, skip, shard) -> tuple:
+def check_arguments(paths, modes, source_roots, target_version, skip, shard,
+                    strict: bool = False) -> tuple:
     """What, besides the files, decides a check's report (the key of its stored run)."""
     return ("check", tuple(os.path.abspath(p) for p in paths), tuple(modes),
             tuple(os.path.abspath(r) for r in source_roots), tuple(target_version), tuple(skip),
-            tuple(shard) if shard else None)
+            tuple(shard) if shard else None, bool(strict))
 
 
 @dataclass(frozen=True)

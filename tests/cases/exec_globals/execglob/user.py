@@ -1,4 +1,4 @@
-# unknown: finds X and Y only because exec/globals().update bound them (invisible to a parser).
+# ok: finds X only because exec bound it; dyn has finished, so X is taken as bound (assumed).
 from execglob.dyn import X, Y
 
 TOTAL = X + Y

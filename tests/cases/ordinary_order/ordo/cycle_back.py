@@ -1,0 +1,3 @@
+from .late import LATE_VALUE
+
+BACK = LATE_VALUE

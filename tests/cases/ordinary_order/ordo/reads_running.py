@@ -1,0 +1,3 @@
+from . import running
+
+TIMES = running.multiply
