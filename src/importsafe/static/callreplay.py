@@ -9,6 +9,7 @@ from .state import MISSING, ModState
 
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
+MAX_RECURSION = 2  # the same function on the stack while the same module runs
 
 
 class CallReplay:
@@ -45,6 +46,11 @@ class CallReplay:
         # but only so far: conditions are not evaluated, so recursion would never end.
         if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
             return
+        # a function calling itself with no import in between (sympify over the items of its
+        # argument) re-enters once: deeper replays of the same state find nothing new, and
+        # the calls of each level multiply
+        if self.recursing.count((id(func), len(self.stack))) >= MAX_RECURSION:
+            return
         inert = self.program.inert.get(func)
         if inert is None:
             inert = self.program.inert[func] = _inert_reads(func)
@@ -56,6 +62,7 @@ class CallReplay:
             else:
                 return
         self.calls.append(id(func))
+        self.recursing.append((id(func), len(self.stack)))
         frame = Frame_("function", module, func.local_names, func.global_names)
         if passed is not None:  # parameters left to a literal default have a known value
             n_positional, keywords, objects = passed[:3]
@@ -81,6 +88,7 @@ class CallReplay:
             raise
         finally:
             self.calls.pop()
+            self.recursing.pop()
 
     def e_Exit(self, ev: Exit, frame):
         value = None

@@ -57,6 +57,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.stack: list[ModState] = []
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
+        self.recursing: list[tuple[int, int]] = []  # (function, modules running) per call
         # per running ForEach: why its later passes may not run (a `break` under an
         # undecided `if`), or None
         self.loop_breaks: list[str | None] = []
