@@ -90,9 +90,29 @@ class CallReplay:
             self.calls.pop()
             self.recursing.pop()
 
+    def returned_literal(self, name: str, attrs: tuple, frame):
+        """What a call `name.attrs()` returns when the function is analysed and its body is
+        only `return <constant>` (`config.is_fbcode()`), as ("lit", value); else None."""
+        try:
+            value = self.resolve(name, attrs, frame)
+        except (SimError, SimUnknown):
+            return None
+        if value[0] != "f" or value[3] is None:
+            return None
+        module = self.deref(value)
+        if module is None:
+            return None
+        body = self.program.function_body(module.name, value[3]).body
+        if body and len(body) == 1 and body[0].__class__ is Exit and not body[0].exception \
+                and body[0].value is not None and body[0].value[0] == "lit":
+            return body[0].value
+        return None
+
     def e_Exit(self, ev: Exit, frame):
         value = None
-        if ev.value is not None and frame is self.asking:  # what a __getattr__ answers
+        if ev.value is not None and ev.value[0] == "lit":
+            value = ev.value
+        elif ev.value is not None and frame is self.asking:  # what a __getattr__ answers
             try:
                 value = self.resolve(ev.value[1], ev.value[2], frame)
             except (SimError, SimUnknown):

@@ -151,8 +151,9 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
 
 
 def runtime_test(node) -> tuple | None:
-    """An `if` test in a function body, in a form the simulator can decide from the call's
-    arguments: names, literals, not / and / or, and `name is / == literal`."""
+    """An `if` test in a form the simulator can decide when it runs, from the call's
+    arguments: names, literals, not / and / or, and `name is / == literal`; and calls
+    without arguments of analysed functions that return a constant."""
     if isinstance(node, ast.Name):
         return ("name", node.id)
     if isinstance(node, ast.Constant):
@@ -160,6 +161,10 @@ def runtime_test(node) -> tuple | None:
     env = _env_test(node)
     if env is not NOT_ENV:
         return ("const", env)
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        chain = attr_chain(node.func)  # an analysed function that returns a constant
+        if chain is not None:
+            return ("call", chain[0], chain[1])
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = runtime_test(node.operand)
         return ("not", inner) if inner is not None else None

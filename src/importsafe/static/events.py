@@ -122,7 +122,8 @@ class Exit:
 
     line: int
     exception: str = ""
-    value: tuple | None = None  # `return name.attrs`: ("ref", name, attrs), what it returns
+    # what it returns: `return name.attrs` ("ref", name, attrs), `return <constant>` ("lit", v)
+    value: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

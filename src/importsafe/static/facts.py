@@ -185,7 +185,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         sub.type_params = self.type_params
         body = sub.block(node.body, FUNCTION, "function")
         if body and body[-1].__class__ is Exit and not body[-1].exception and (
-                body[-1].value is None or node.name != "__getattr__"):
+                body[-1].value is None or node.name != "__getattr__") and \
+                not (len(body) == 1 and body[0].value is not None and body[0].value[0] == "lit"):
+            # (kept: `return <constant>` alone is what a condition calling it reads)
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
             # fewer per call of a function called many times at import time
             body = body[:-1]

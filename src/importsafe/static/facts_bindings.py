@@ -83,8 +83,9 @@ class Bindings:
                                key=parts, value=_bound_value(value)))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
-            self.registers = True
             key = attr_chain(target.slice)
+            # replacing itself puts no other name into sys.modules (torch._VF)
+            self.registers |= key != ("__name__", ()) or scope != "module"
             if key == ("__name__", ()):  # a module object of its own
                 out.append(Dynamic(line, "the module replaces itself in sys.modules",
                                    replaces=True))

@@ -33,7 +33,7 @@ class ControlFlow:
         flows = {"true": ("live", "dead"), "false": ("dead", "live")}.get(cond, ("maybe",) * 2)
         body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
         orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
-        test = runtime_test(node.test) if cond == "unknown" and scope == "function" else None
+        test = runtime_test(node.test) if cond == "unknown" else None
         out.append(If(node.lineno, cond, body, orelse, why, test))
 
     def decide(self, test) -> tuple[str, str]:
@@ -161,6 +161,10 @@ class ControlFlow:
         self.generic(node, out, scope)
         if scope == "function":
             chain = attr_chain(node.value) if node.value is not None else None
+            if chain is None and isinstance(node.value, ast.Constant) and \
+                    isinstance(node.value.value, (bool, int, str, type(None))):
+                out.append(Exit(node.lineno, "", ("lit", node.value.value)))
+                return
             out.append(Exit(node.lineno, "", ("ref", *chain) if chain else None))
 
     def s_Raise(self, node, out, guard, scope):

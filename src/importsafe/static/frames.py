@@ -56,13 +56,17 @@ _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
             "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def evaluate_test(test: tuple, frame, lookup=None) -> object:
-    """A function-body `if` test (conditions.runtime_test) from the literal values the call
-    left in parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a
-    global's value, for `in` tests on a literal dict."""
+def evaluate_test(test: tuple, frame, lookup=None, returned=None) -> object:
+    """An `if` test (conditions.runtime_test) from the literal values the call left in
+    parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a global's
+    value, for `in` tests on a literal dict; `returned(name, attrs)`: the ("lit", value) a
+    call of that function returns, or None."""
     kind = test[0]
     if kind == "const":
         return test[1]
+    if kind == "call":
+        value = returned(test[1], test[2]) if returned is not None else None
+        return bool(value[1]) if value is not None else UNDECIDED
     if kind == "unknown":
         return UNDECIDED
     if kind == "in":
@@ -85,9 +89,9 @@ def evaluate_test(test: tuple, frame, lookup=None) -> object:
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
-        inner = evaluate_test(test[1], frame, lookup)
+        inner = evaluate_test(test[1], frame, lookup, returned)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame, lookup) for part in test[1]]
+    results = [evaluate_test(part, frame, lookup, returned) for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):
         return kind == "or"

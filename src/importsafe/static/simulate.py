@@ -219,8 +219,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
 
     def e_If(self, ev: If, frame):
         cond = ev.cond
-        if cond == "unknown" and ev.test is not None and frame.kind == "function":
-            decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame))
+        if cond == "unknown" and ev.test is not None:
+            decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame),
+                                    lambda name, attrs: self.returned_literal(name, attrs, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":

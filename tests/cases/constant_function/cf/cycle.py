@@ -1,0 +1,3 @@
+from cf.release import RELEASE
+
+BACK = RELEASE
