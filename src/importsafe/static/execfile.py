@@ -59,9 +59,6 @@ class Assignments:
         before = [v for at, v in self.found.get(node.id, ()) if at < line]
         return before[0] if len(before) == 1 else None
 
-    def bound(self, name: str) -> bool:
-        return name in self.found
-
 
 def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
     """The recipe that ends in this `X.exec_module(m)` call, found in `scope`; else the
@@ -187,8 +184,11 @@ class ExecFiles:
 
     def exec_fresh(self, info, registers: bool, where: str) -> None:
         name = info.name
+        # read even when not replaced: an absent name is then one a recording made, whose
+        # epochs its replay restores
+        held = self.state(name)
         if registers:
-            if self.state(name) is not None:
+            if held is not None:
                 raise SimUnknown(f"{where}: replaces '{name}' in sys.modules")
             st = self.new_state(info, "exec")
         else:  # a module object in no sys.modules: found by references, as stale ones are
