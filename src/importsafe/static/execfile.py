@@ -74,6 +74,11 @@ def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
         return unknown
     spec_name = made.args[0]
     spec = names.value(spec_name, line)
+    if not _is_call(spec, "spec_from_file_location"):
+        chain = attr_chain(spec.func) if isinstance(spec, ast.Call) else None
+        return unknown if chain is None else ComputedImport(
+            line, "exec_module", None, col=col, why=f"the module it runs is made by "
+            f"{'.'.join((chain[0], *chain[1]))}(), not from a file's location: not replayed")
     loader = call.func.value
     if not (isinstance(loader, ast.Attribute) and loader.attr == "loader" and isinstance(
             loader.value, ast.Name) and loader.value.id == getattr(spec_name, "id", None)):
@@ -81,8 +86,6 @@ def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
         if not (isinstance(held, ast.Attribute) and held.attr == "loader" and
                 isinstance(held.value, ast.Name) and held.value.id == spec_name.id):
             return unknown
-    if not _is_call(spec, "spec_from_file_location"):
-        return unknown
     given = dict(zip(("name", "location"), spec.args))
     given.update((k.arg, k.value) for k in spec.keywords)
     if len(spec.args) > 2 or set(given) - {"name", "location", "submodule_search_locations"} \
