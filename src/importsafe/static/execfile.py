@@ -52,12 +52,21 @@ class Assignments:
     def _add(self, name: str, line: int, value) -> None:
         self.found.setdefault(name, []).append((line, value))
 
-    def value(self, node, line: int):
-        """The expression the name `node` holds on `line`, else None."""
+    def value_at(self, node, line: int):
+        """(line, expression) of the assignment whose value the name `node` holds on `line`,
+        else None."""
         if not isinstance(node, ast.Name):
             return None
-        before = [v for at, v in self.found.get(node.id, ()) if at < line]
-        return before[0] if len(before) == 1 else None
+        before = [(at, v) for at, v in self.found.get(node.id, ()) if at < line]
+        return before[0] if len(before) == 1 and before[0][1] is not None else None
+
+    def value(self, node, line: int):
+        """The expression the name `node` holds on `line`, else None."""
+        found = self.value_at(node, line)
+        return found[1] if found is not None else None
+
+    def binds(self, name: str) -> bool:
+        return name in self.found
 
 
 def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
@@ -91,8 +100,13 @@ def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
     if len(spec.args) > 2 or set(given) - {"name", "location", "submodule_search_locations"} \
             or "name" not in given or "location" not in given:
         return unknown
-    name_node = names.value(given["name"], spec.lineno) or given["name"]
-    parts = spell(name_node)
+    name_node = names.value(given["name"], spec.lineno)
+    parts = spell(name_node or given["name"])
+    if name_node is None:
+        name_node = given["name"]
+    elif parts is not None and any(p.__class__ is tuple and len(p) > 1 and names.binds(p[1])
+                                   for p in parts):
+        parts = None  # read when it runs, later than the value was computed
     location = path_spec(given["location"], names, spec.lineno)
     if parts is None or location is None:
         return ComputedImport(line, "exec_module", None, col=col, why=(

@@ -172,7 +172,9 @@ def path_spec(node, names=None, line: int = 0, depth: int = 0):
     """How a location is computed: ("file",) `__file__`, ("s", text), ("ref", name) a value
     read when it runs (a parameter), ("dir", spec), ("join", specs), ("norm", spec),
     ("cat", spec, spec) `+`, ("fmt", parts) a spelled string; None when it is none of
-    these."""
+    these. `names` (execfile.Assignments) gives the value a local name holds on `line`; in
+    such a value (depth > 0), a name the scope binds again must be followed too, as it is
+    read later than the value was computed."""
     if depth > MAX_PATH_DEPTH:
         return None
     cls = node.__class__
@@ -181,10 +183,11 @@ def path_spec(node, names=None, line: int = 0, depth: int = 0):
     if cls is ast.Name:
         if node.id == "__file__":
             return ("file",)
-        held = names.value(node, line) if names is not None else None
+        held = names.value_at(node, line) if names is not None else None
         if held is not None:
-            return path_spec(held, names, line, depth + 1)
-        return ("ref", node.id)
+            return path_spec(held[1], names, held[0], depth + 1)
+        return None if depth and names is not None and names.binds(node.id) else \
+            ("ref", node.id)
     if cls is ast.Attribute and node.attr == "parent":
         inner = path_spec(node.value, names, line, depth + 1)
         return ("dir", inner) if inner is not None else None
@@ -218,7 +221,10 @@ def path_spec(node, names=None, line: int = 0, depth: int = 0):
         return None
     if cls is ast.JoinedStr or cls is ast.BinOp and isinstance(node.op, ast.Mod):
         parts = spell(node)
-        return ("fmt", parts) if parts is not None else None
+        if parts is None or depth and names is not None and any(
+                p.__class__ is tuple and len(p) > 1 and names.binds(p[1]) for p in parts):
+            return None
+        return ("fmt", parts)
     return None
 
 
