@@ -28,7 +28,8 @@ class CallReplay:
 
     def _known_arguments(self, passed, frame) -> tuple:
         """(position or keyword, value) of the arguments that are names holding a literal
-        list, tuple or dict now (their parameters iterate or test known values)."""
+        list, tuple or dict now (their parameters iterate or test known values), or a
+        location in the analysed tree, and of the locations computed from `__file__`."""
         if passed is None or len(passed) < 5:
             return ()
         known = []
@@ -37,8 +38,12 @@ class CallReplay:
                 value = self.lookup(name, frame)
             except (SimError, SimUnknown):
                 continue  # the read was made, and failed or not, by the call's own events
-            if value[0] == "dict":
+            if value[0] == "dict" or value[0] == "path":
                 known.append((key, value))
+        for key, spec in passed[5] if len(passed) > 5 else ():
+            found = self.path_value(spec, frame)
+            if found is not None and found[1]:
+                known.append((key, ("path", found[0])))
         return tuple(known)
 
     def call_function(self, module: ModState, func, passed=None, known=()) -> None:

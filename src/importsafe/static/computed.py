@@ -148,7 +148,7 @@ class ComputedImports:
                 self.getattr_value(value, attr)
                 return
             st = self.deref(value)
-            if st is not None and not st.opaque and self.status_of(st) == "running":
+            if st is not None and not st.opaque and self.status_of(st) in ("running", "exec"):
                 # whether the name is bound yet is what the import order decides
                 raise SimUnknown(f"getattr() at {frame.module.info.path}:{ev.line} reads a "
                                  f"name not known statically from the partially initialized "

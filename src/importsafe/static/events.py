@@ -147,6 +147,22 @@ class ComputedImport:
 
 
 @dataclass(frozen=True, slots=True)
+class ExecFile:
+    """`spec.loader.exec_module(m)` after `m = importlib.util.module_from_spec(spec)` and
+    `spec = importlib.util.spec_from_file_location(name, location)`: the file runs now, in a
+    fresh module object named `name`. `parts` spell the name (exprs.spell), `path` says how
+    the location is computed (execfile.path_spec); `registers`: the code put the module into
+    `sys.modules[name]` first (else it is in no `sys.modules`)."""
+
+    line: int
+    parts: tuple
+    path: tuple
+    registers: bool = False
+    package: bool | None = None  # submodule_search_locations given (None: as the file is)
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class GetAttr:
     """`getattr(name, <spelled string>)` with no default: reads that attribute when it runs."""
 
@@ -383,7 +399,7 @@ def summary_items(facts: dict) -> list:
 # facts travel between processes and through the facts cache: tens of thousands of objects
 pickled_by_constructor(Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise,
                        If, Handler, Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts,
-                       ComputedImport, GetAttr, ForEach, Jump)
+                       ComputedImport, GetAttr, ForEach, Jump, ExecFile)
 
 
 def walk(events, classes: bool = False, functions: bool = False):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import string
 
-from .events import Bind, Call, GetAttr, Import, SetAttr, Use
+from .events import Bind, Call, ComputedImport, GetAttr, Import, SetAttr, Use
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "conversion", "is_async",
@@ -158,19 +158,104 @@ def _shadowed(parts: tuple, shadow) -> bool:
     return False
 
 
+_JOIN = (("os", ("path", "join")), ("posixpath", ("join",)))
+_DIRNAME = (("os", ("path", "dirname")), ("posixpath", ("dirname",)))
+_NORMALISE = frozenset({("os", ("path", "abspath")), ("os", ("path", "realpath")),
+                        ("os", ("path", "normpath"))})
+_AS_PATH = frozenset({("Path", ()), ("pathlib", ("Path",)), ("PurePath", ()),
+                      ("pathlib", ("PurePath",)), ("str", ()), ("os", ("fspath",))})
+MAX_PATH_DEPTH = 12
+PATH_NODES = (ast.Attribute, ast.Call, ast.BinOp)  # arguments that may be locations
+
+
+def path_spec(node, names=None, line: int = 0, depth: int = 0):
+    """How a location is computed: ("file",) `__file__`, ("s", text), ("ref", name) a value
+    read when it runs (a parameter), ("dir", spec), ("join", specs), ("norm", spec),
+    ("cat", spec, spec) `+`, ("fmt", parts) a spelled string; None when it is none of
+    these. `names` (execfile.Assignments) gives the value a local name holds on `line`; in
+    such a value (depth > 0), a name the scope binds again must be followed too, as it is
+    read later than the value was computed."""
+    if depth > MAX_PATH_DEPTH:
+        return None
+    cls = node.__class__
+    if cls is ast.Constant:
+        return ("s", node.value) if isinstance(node.value, str) else None
+    if cls is ast.Name:
+        if node.id == "__file__":
+            return ("file",)
+        held = names.value_at(node, line) if names is not None else None
+        if held is not None:
+            return path_spec(held[1], names, held[0], depth + 1)
+        return None if depth and names is not None and names.binds(node.id) else \
+            ("ref", node.id)
+    if cls is ast.Attribute and node.attr == "parent":
+        inner = path_spec(node.value, names, line, depth + 1)
+        return ("dir", inner) if inner is not None else None
+    if cls is ast.BinOp and isinstance(node.op, (ast.Div, ast.Add)):
+        left = path_spec(node.left, names, line, depth + 1)
+        right = path_spec(node.right, names, line, depth + 1)
+        if left is None or right is None:
+            return None
+        return ("join", (left, right)) if isinstance(node.op, ast.Div) else ("cat", left, right)
+    if cls is ast.Call and not node.keywords and not any(
+            isinstance(a, ast.Starred) for a in node.args):
+        chain = attr_chain(node.func)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        if not (chain in _JOIN or chain in _DIRNAME or chain in _NORMALISE or chain in _AS_PATH
+                or method in ("resolve", "absolute", "joinpath")):
+            return None
+        args = [path_spec(a, names, line, depth + 1) for a in node.args]
+        if None in args:
+            return None
+        if chain in _JOIN or chain in _AS_PATH and len(args) > 1:
+            return ("join", tuple(args)) if args else None
+        if len(args) == 1 and (chain in _DIRNAME or chain in _NORMALISE or chain in _AS_PATH):
+            return ("dir", args[0]) if chain in _DIRNAME else \
+                ("norm", args[0]) if chain in _NORMALISE else args[0]
+        if isinstance(node.func, ast.Attribute):
+            base = path_spec(node.func.value, names, line, depth + 1)
+            if base is not None and node.func.attr in ("resolve", "absolute") and not args:
+                return ("norm", base)
+            if base is not None and node.func.attr == "joinpath" and args:
+                return ("join", (base, *args))
+        return None
+    if cls is ast.JoinedStr or cls is ast.BinOp and isinstance(node.op, ast.Mod):
+        parts = spell(node)
+        if parts is None or depth and names is not None and any(
+                p.__class__ is tuple and len(p) > 1 and names.binds(p[1]) for p in parts):
+            return None
+        return ("fmt", parts)
+    return None
+
+
+def anchored(spec) -> bool:
+    """Does the spec start from `__file__` (a location in the analysed tree)?"""
+    kind = spec[0]
+    if kind == "file":
+        return True
+    if kind == "join":
+        return any(anchored(s) for s in spec[1])
+    if kind in ("dir", "norm", "cat"):
+        return anchored(spec[1])
+    return False
+
+
 def passed_arguments(call: ast.Call) -> tuple | None:
     """(number of positional arguments, keyword names, 0, the literal arguments: (position or
     keyword, value) pairs[, the arguments that are names: (position or keyword, name)
-    pairs]), or None with *args / **kwargs."""
+    pairs[, the locations computed from `__file__`: (position or keyword, path_spec)
+    pairs]]), or None with *args / **kwargs."""
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
         return None
     literals = tuple((i, a.value) for i, a in enumerate(call.args) if _literal(a)) + \
         tuple((k.arg, k.value.value) for k in call.keywords if _literal(k.value))
-    names = tuple((i, a.id) for i, a in enumerate(call.args) if a.__class__ is ast.Name) + \
-        tuple((k.arg, k.value.id) for k in call.keywords if k.value.__class__ is ast.Name)
+    given = (*enumerate(call.args), *((k.arg, k.value) for k in call.keywords))
+    names = tuple((key, a.id) for key, a in given if a.__class__ is ast.Name)
+    paths = tuple((key, spec) for key, a in given if a.__class__ in PATH_NODES and
+                  (spec := path_spec(a)) is not None and anchored(spec))
     passed = len(call.args), tuple(k.arg for k in call.keywords), 0, literals
-    return passed + (names,) if names else passed
+    return passed + (names, paths) if paths else passed + (names,) if names else passed
 
 
 def _literal(node) -> bool:
@@ -258,10 +343,10 @@ def expr_events(root, import_call=None, decide=None) -> list:
             if found is not None and found[0] == "computed":
                 ev = found[1]
                 if ev.parts is not None and _shadowed(ev.parts, shadow):
-                    ev = ev.__class__(ev.line, ev.call, None, ev.anchor, ev.fromlist, ev.level,
-                                      "its name is computed from a comprehension's variable",
-                                      ev.col)
-                stack.append(("event", ev))  # after its arguments are evaluated  # after its arguments are evaluated
+                    ev = ComputedImport(ev.line, getattr(ev, "call", "exec_module"), None,
+                                        why="its name is computed from a comprehension's "
+                                        "variable", col=ev.col)
+                stack.append(("event", ev))  # after its arguments are evaluated
                 for kw in reversed(node.keywords):
                     stack.append(kw.value)
                 stack.extend(reversed(node.args))

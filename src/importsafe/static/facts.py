@@ -59,6 +59,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
         self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
         self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
+        self.scope = None  # the module or function node being walked (execfile.Assignments)
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
         """_key_prefix, also through a name assigned such a string earlier in the same
@@ -183,6 +184,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         sub.package = self.package
         sub.lazy_lines = self.lazy_lines
         sub.type_params = self.type_params
+        sub.scope = node
         body = sub.block(node.body, FUNCTION, "function")
         if body and body[-1].__class__ is Exit and not body[-1].exception and (
                 body[-1].value is None or node.name != "__getattr__") and \
@@ -306,7 +308,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     ex.bodies = bodies
     ex.lazy_lines = lazy_lines
     ex.type_params = type_params or {}
-    ex.tree = tree
+    ex.tree = ex.scope = tree
     ex.source = source
     ex.stub = stub
     body = ex.block(tree.body, TOP, "module")

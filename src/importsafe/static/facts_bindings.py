@@ -6,7 +6,8 @@ import ast
 
 from .conditions import NOT_ENV, env_read
 from .events import Bind, Def, Del, Dynamic, Use
-from .exprs import attr_chain, getattr_read, spell, target_events
+from .execfile import registers_for_exec
+from .exprs import PATH_NODES, anchored, attr_chain, getattr_read, path_spec, spell, target_events
 from .helpers import ATTACH_KINDS, lazy_attach
 from .shapes import (
     _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
@@ -89,7 +90,8 @@ class Bindings:
             if key == ("__name__", ()):  # a module object of its own
                 out.append(Dynamic(line, "the module replaces itself in sys.modules",
                                    replaces=True))
-            elif key is not None and scope == "function":
+            elif key is not None and scope == "function" and \
+                    not registers_for_exec(self.scope, line):
                 out.append(Dynamic(line, "a function called at import time puts a module "
                                          "into sys.modules under a name it computes",
                                    elsewhere=True))
@@ -172,6 +174,10 @@ class Bindings:
         chain = attr_chain(value)
         if chain is not None:
             return ("ref", chain[0], chain[1])
+        if value.__class__ in PATH_NODES:
+            spec = path_spec(value)
+            if spec is not None and anchored(spec):  # a location in the analysed tree
+                return ("pathspec", spec)
         if isinstance(value, ast.Call):
             env = env_read(value)
             if env is not NOT_ENV:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .events import ComputedImport, Import, ImportFrom
+from .execfile import exec_file_event
 from .exprs import attr_chain, spell
 from .helpers import HELPER_MODULES, LAZY_LOADER
 from .shapes import _IMPORT_CALLS, _IMPORT_PARAMETERS, _anchor, _is_lazy, _is_none, resolve_relative
@@ -64,10 +65,7 @@ class ImportStatements:
         kind = _IMPORT_CALLS.get(chain)
         if kind is None:
             if chain[1][-1:] == ("exec_module",):
-                return ("computed", ComputedImport(
-                    call.lineno, "exec_module", None,
-                    why="a module run by a loader's exec_module() is not replayed",
-                    col=call.col_offset))
+                return ("computed", exec_file_event(call, self.scope))
             return None
         literal = call.args and isinstance(call.args[0], ast.Constant) \
             and isinstance(call.args[0].value, str)

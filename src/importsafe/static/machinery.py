@@ -113,17 +113,7 @@ class ImportMachinery:
                                                                    importer.line)))
         self.stack.append(st)
         try:
-            if len(self.stack) >= NESTING_UNKNOWN:  # CPython's recursion limit (problems.py)
-                raise RecursionError()  # unknown (run), and never memoised: depends on depth
-            if facts.problem is not None:
-                st.line = facts.problem.line
-                if facts.problem.code == "IS003":
-                    raise SimUnknown(f"{info.path}: {facts.problem.message}")
-                exc = facts.problem.exception  # RecursionError, MemoryError: no module
-                raise self.error(exc, name if exc in ("SyntaxError", "IndentationError",
-                                                      "TabError") else None,
-                                 None, facts.problem.message)
-            self.exec_block(facts.body, Frame_("module", st))
+            self.run_code(st, facts)
         except BaseException:
             self.forget(st)
             if self.trace is not None:
@@ -138,6 +128,21 @@ class ImportMachinery:
             self.trace.append(("done", name, None))
         self._lazy_children(st)
         self._bind_on_parent(name, self.state(name) or st)
+
+    def run_code(self, st: ModState, facts) -> None:
+        """The module's code, run in `st` (on top of the stack), as a loader's exec_module
+        runs it."""
+        if len(self.stack) >= NESTING_UNKNOWN:  # CPython's recursion limit (problems.py)
+            raise RecursionError()  # unknown (run), and never memoised: depends on depth
+        if facts.problem is not None:
+            st.line = facts.problem.line
+            if facts.problem.code == "IS003":
+                raise SimUnknown(f"{st.info.path}: {facts.problem.message}")
+            exc = facts.problem.exception  # RecursionError, MemoryError: no module
+            raise self.error(exc, st.name if exc in ("SyntaxError", "IndentationError",
+                                                     "TabError") else None,
+                             None, facts.problem.message)
+        self.exec_block(facts.body, Frame_("module", st))
 
     def _bind_on_parent(self, name: str, st: ModState) -> None:
         parent, _, child = name.rpartition(".")

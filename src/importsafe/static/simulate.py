@@ -15,6 +15,7 @@ from .frames import (
     evaluate_test, may_exit,
 )
 from .computed import ComputedImports
+from .execfile import ExecFiles
 from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
@@ -22,8 +23,8 @@ from .callreplay import CallReplay
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
-    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, Exit, ForEach,
-    GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, ExecFile, Exit,
+    ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, Try, Use,
 )
 
 _EXC_BASES = {
@@ -42,7 +43,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ComputedNames, ImportState):
+                ExecFiles, ComputedNames, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -144,6 +145,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.item_value(spec, frame)
             elif kind == "getattr":
                 value = self.getattr_call(spec, frame)
+            elif kind == "pathspec":
+                found = self.path_value(spec[1], frame)
+                value = ("path", found[0]) if found is not None and found[1] else OPAQUE
             elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
                 names = self._all_names(spec[1], frame)  # names added up: a list, if known
                 value = ("all", names) if names is not None else OPAQUE
@@ -200,7 +204,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         if ev.replaces:
             # what replaces a module (a ModuleType subclass forwarding to something, a lazy
             # loader) is assumed to answer every name, as an external module does
-            self.write(frame.module, "wildcard", None)
+            self.write(self.replaced_by(frame.module, ev.line), "wildcard", None)
             return
         if (ev.key is not None or ev.update is not None) and self.bind_computed(ev, frame):
             return
@@ -420,7 +424,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try, ComputedImport, GetAttr, ForEach, Jump)}
+    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:

@@ -14,6 +14,7 @@ binds `b` on `a`; reading `a.b` afterwards must not make the variant wait for a 
 """
 from __future__ import annotations
 
+import os
 from typing import Callable, Mapping
 
 from .discover import ModuleInfo
@@ -199,6 +200,19 @@ class Program:
         # function with its body -> the builtins a call of it reads, or False (see
         # callreplay._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
+        self._by_path: dict[str, ModuleInfo] | None = None
+
+    def module_at(self, path: str) -> ModuleInfo | None:
+        """The analysed module whose file is `path` (normalised), if any."""
+        if self._by_path is None:
+            self._by_path = {os.path.normpath(i.path): i for i in self.index.values()
+                             if i.kind != "namespace"}
+        return self._by_path.get(path)
+
+    def under_roots(self, path: str) -> bool:
+        """Is `path` (normalised) inside one of the source roots?"""
+        return any(path.startswith(os.path.join(os.path.normpath(root), ""))
+                   for root in {i.root for i in self.index.values()})
 
     def sharing_bodies(self, facts: dict[str, ModuleFacts], memo: bool = True) -> "Program":
         """A program over other module-level facts of the same sources (their functions the

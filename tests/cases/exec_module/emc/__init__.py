@@ -1,0 +1,1 @@
+from .part import VALUE

@@ -1,0 +1,3 @@
+from emr.load import load
+
+load("impl_self")
