@@ -1,7 +1,7 @@
-"""simulate_pairs: a normal-mode entry below a package whose own first import fails gets that
-failure without a simulation of its own, a top-level module's bare result is its normal one,
-and a normal run starts where its parent package's normal run ended; all must equal the full
-simulation."""
+"""simulate_pairs: a normal- or lazy-mode entry below a package whose own first import fails
+gets that failure without a simulation of its own, a top-level module's bare result is its
+normal one, and a normal or lazy run starts where its parent package's run in that mode ended;
+all must equal the full simulation."""
 from __future__ import annotations
 
 import randpkg
@@ -13,7 +13,7 @@ from importsafe.static.simulate import simulate_modules, simulate_pairs
 
 def _compare(path) -> tuple[int, int]:
     loaded = api.load([str(path)], memo=False)
-    pairs = [(e, m) for e in loaded.entries for m in ("normal", "bare")]
+    pairs = [(e, m) for e in loaded.entries for m in ("normal", "bare", "lazy")]
     calls = []
     started = []
 
@@ -31,16 +31,18 @@ def _compare(path) -> tuple[int, int]:
     assert all(made == whole[1] for (pair, (_, made), whole) in zip(pairs, found, full)
                if pair in started), path
     preloaded = sum(1 for (e, m), r in zip(pairs, derived)
-                    if m == "normal" and r.outcome == "ok" and (e, m) not in calls)
-    return len(pairs) - len(calls), preloaded, len(started)  # results taken from another run
+                    if m != "bare" and r.outcome == "ok" and (e, m) not in calls)
+    lazy = sum(1 for _, m in started if m == "lazy")
+    return len(pairs) - len(calls), preloaded, len(started), lazy  # taken from another run
 
 
 def test_derived_results_equal_full_simulation(tmp_path):
-    saved, preloaded, started = _compare(EXAMPLE)
+    saved, preloaded, started, lazy = _compare(EXAMPLE)
     for seed in range(150):
         more = _compare(randpkg.write(randpkg.generate(seed), tmp_path / f"s{seed}"))
-        saved, preloaded, started = saved + more[0], preloaded + more[1], started + more[2]
-    assert saved > preloaded > 0 and started > 0, "a shortcut was never exercised"
+        saved, preloaded, started, lazy = (saved + more[0], preloaded + more[1],
+                                           started + more[2], lazy + more[3])
+    assert saved > preloaded > 0 and started > lazy > 0, "a shortcut was never exercised"
 
 
 def test_a_submodule_its_parent_imports_is_not_simulated(tmp_path):

@@ -14,7 +14,8 @@ from ..static.parse import PARALLEL_MIN_FILES
 from ..static.simulate import iter_pairs, traced_run
 from .effects import Engine
 from .plan import (CHECKED_MODES, LISTED, PARALLEL_MIN, SYNTAX, check_plan, filter_module,
-                   lazy_program, loaded_modules, patches_for, simulate_all, simulate_results)
+                   lazy_program, loaded_modules, patches_for, ran_modules, simulate_all,
+                   simulate_results)
 from .readers import Readers, words_of
 from .scan import scan_module
 from .table import table
@@ -90,7 +91,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     entries = loaded.entries
     packages = tuple(sorted({e.partition(".")[0] for e in entries}))
     with no_cyclic_gc(), deep_recursion():
-        closures, ran, trace = _package_runs(program, packages)
+        closures, ran, trace, eager_counts = _package_runs(program, packages)
 
         effect_table = table(effects)  # a bad extension is reported from here
         scans, words = _scans(program, sources, workers)
@@ -115,7 +116,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         after = dict(checked.after)
         after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
         changed = lazy_program(program, lazy)
-        benefit = tuple(Benefit(top, loaded_modules(program, top), loaded_modules(changed, top))
+        benefit = tuple(Benefit(top, eager_counts[top], loaded_modules(changed, top))
                         for top in packages if top in index)
     final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
                          key=lambda v: (v.file, v.line)))
@@ -212,16 +213,18 @@ def _effects(program, sources: dict, effect_table, scans: dict, words: dict) -> 
 
 def _package_runs(program, packages):
     """The closures of the statements the packages' own imports run, which modules they
-    run, and their traces."""
-    closures, ran, traces = {}, set(), []
+    run, their traces, and how many modules each package's import runs (top -> count)."""
+    closures, ran, traces, counts = {}, set(), [], {}
     for top in packages:
         if top in program.index:
             _, trace = traced_run(program, top, "normal")
             traces.extend(trace)
             for key, value in closures_from_trace(trace).items():
                 closures.setdefault(key, set()).update(value)
-            ran.update(m for event, m, _ in trace if event == "done")
-    return closures, ran, traces
+            done = ran_modules(trace)
+            counts[top] = len(done)
+            ran.update(done)
+    return closures, ran, traces, counts
 
 
 def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, sources,

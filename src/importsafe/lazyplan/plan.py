@@ -237,7 +237,12 @@ def _reason(result: Result, program: Program) -> Reason:
 def loaded_modules(program: Program, entry: str) -> int:
     """How many analysed modules `import entry` (normal mode) runs."""
     _, trace = traced_run(program, entry, "normal")
-    return len({module for event, module, _ in trace if event == "done"})
+    return len(ran_modules(trace))
+
+
+def ran_modules(trace: list) -> set[str]:
+    """The modules a traced run finished running."""
+    return {module for event, module, _ in trace if event == "done"}
 
 
 def filter_module(lazy: set, verdicts: list[StatementVerdict], packages) -> str:

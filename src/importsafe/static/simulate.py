@@ -329,17 +329,23 @@ def simulate(entry: str, mode: str, program: Program, trace: list | None = None)
 TOO_DEEP = "imports nested too deep: CPython may reach its recursion limit (RecursionError)"
 
 
+# the modes where `import a.b` first runs `import a` as a's own first import does (bare
+# leaves the ancestors out): a run there starts where its parent package's run ended
+CHAINED = ("normal", "lazy")
+
+
 def simulate_modules(entry: str, mode: str, program: Program, made: bool = True,
                      start: AfterImport | None = None
                      ) -> tuple[Result, frozenset, AfterImport | None]:
     """simulate, and the modules the run created in its sys.modules (executed, stubbed, or
     put back by a replayed recording): the only ones whose facts decided it
     (resultcache.py). The entry and its ancestors count too, whether reached or not. Third,
-    for a package's successful normal-mode run, the state it ended in (its submodules in it
+    for a package's successful normal- or lazy-mode run, the state it ended in (its submodules in it
     are then imported by the package itself, and the others start from it: simulate_pairs).
     Without `made` (no results cache to key), the second is only the entry and its
-    ancestors. `start`: the state the normal run of the entry's parent package ended in,
-    which this normal run then starts from instead of importing the parent again."""
+    ancestors. `start`: the state the run of the entry's parent package in the same mode
+    (normal or lazy) ended in, which this run then starts from instead of importing the
+    parent again."""
     sim = Simulator(program)
     if start is not None:
         sim.start_from(start)
@@ -348,7 +354,7 @@ def simulate_modules(entry: str, mode: str, program: Program, made: bool = True,
     created = {name for name, count in sim.epochs.items() if count} if made else set()
     created.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     info = program.index.get(entry)
-    loaded = sim.after() if mode == "normal" and result.outcome == "ok" and \
+    loaded = sim.after() if mode in CHAINED and result.outcome == "ok" and \
         info is not None and info.kind in ("package", "namespace") else None
     return result, frozenset(created), loaded
 
@@ -362,7 +368,9 @@ def simulate_pairs(pairs, program: Program, sim=simulate_modules,
 def iter_pairs(pairs, program: Program, sim=simulate_modules, normal: dict | None = None):
     """`sim` (simulate_modules, or a function with its parameters, `start` included) over
     (entry, mode) pairs, yielding (result, its modules) for each as it is done, but three
-    kinds of result are taken from another run instead of simulated:
+    kinds of result are taken from another run instead of simulated (the first two in mode
+    lazy as in mode normal: the global lazy mode makes the import statements in the
+    modules lazy, not the import machinery's own import of the ancestors):
 
     - a normal-mode entry whose ancestor package fails its own normal first import gets that
       failure, and that ancestor's modules: `import a.b.c` first runs `import a`, then
@@ -378,27 +386,28 @@ def iter_pairs(pairs, program: Program, sim=simulate_modules, normal: dict | Non
     Ancestors are simulated here when neither among the pairs nor in `normal` (module -> its
     normal (result, modules, loaded) as simulate_modules gives them, where the caller already
     has them)."""
-    known = dict(normal or {})
+    known = {"normal": dict(normal or {}), "lazy": {}}  # mode -> module -> its run
     for entry, mode in pairs:
         found = None
-        if mode == "normal":
-            found = known.get(entry) or _from_ancestors(entry, program, known, sim)
-        elif mode == "bare" and "." not in entry and entry in known:
+        runs = known.get(mode)
+        if runs is not None:
+            found = runs.get(entry) or _from_ancestors(entry, program, runs, sim, mode)
+        elif mode == "bare" and "." not in entry and entry in known["normal"]:
             # a top-level module has no ancestors to leave out: its bare run is its normal one
-            result, modules, _ = known[entry]
+            result, modules, _ = known["normal"][entry]
             found = replace(result, mode="bare"), modules, None
         if found is None:
-            # a normal run starts where its parent package's own normal run ended
-            parent = known.get(entry.rpartition(".")[0]) if mode == "normal" else None
+            # a run starts where its parent package's own run in the same mode ended
+            parent = runs.get(entry.rpartition(".")[0]) if runs is not None else None
             found = sim(entry, mode, program, start=parent[2] if parent is not None else None)
-        if mode == "normal":
-            known[entry] = found
+        if runs is not None:
+            runs[entry] = found
         yield found[:2]
 
 
-def _from_ancestors(entry: str, program: Program, normal: dict, sim):
-    """The normal-mode (result, modules, loaded) its ancestors decide, or None (see
-    simulate_pairs)."""
+def _from_ancestors(entry: str, program: Program, normal: dict, sim, mode: str = "normal"):
+    """The (result, modules, loaded) in `mode` (normal or lazy) its ancestors decide, or
+    None (see simulate_pairs); `normal`: the runs in that mode so far."""
     parts = entry.split(".")
     found = None
     for i in range(1, len(parts)):
@@ -408,7 +417,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
         before = found[2] if found is not None else None  # where the parent's run ended
         found = normal.get(ancestor)
         if found is None:
-            found = normal[ancestor] = sim(ancestor, "normal", program, start=before)
+            found = normal[ancestor] = sim(ancestor, mode, program, start=before)
         result, modules, _ = found
         if result.outcome != "ok":
             # a chain too deep to replay is a limit of the replay, not the ancestor's outcome
@@ -417,7 +426,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim):
     if found is not None and found[2] is not None and entry in found[2]:
         # the parent's import left the entry in sys.modules: the same state, nothing more run
         modules = found[1] if entry in found[1] else found[1] | {entry}
-        return Result(entry, "normal", "ok", assumes=tuple(found[2].assumed.values())), \
+        return Result(entry, mode, "ok", assumes=tuple(found[2].assumed.values())), \
             modules, found[2]
     return None
 
