@@ -94,6 +94,20 @@ def install(roots, global_mode, lazy_modules=True):
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
         index = next((i for i, f in enumerate(sys.meta_path) if f is PathFinder), 0)
         sys.meta_path.insert(index, _Finder())
+    import importlib.util
+    if importlib.util.spec_from_file_location is not _spec_from_file_location:
+        _state["spec_from_file_location"] = importlib.util.spec_from_file_location
+        importlib.util.spec_from_file_location = _spec_from_file_location
+
+
+def _spec_from_file_location(*args, **kwargs):
+    """importlib.util's, with our loader for a source under the roots: a module run by
+    `spec.loader.exec_module()` has lazy imports too, as under PEP 810's global mode."""
+    spec = _state["spec_from_file_location"](*args, **kwargs)
+    loader = getattr(spec, "loader", None)
+    if type(loader) is SourceFileLoader and spec.origin and _under(spec.origin):
+        spec.loader = _Loader(loader.name, loader.path)
+    return spec
 
 
 def _under(path):
