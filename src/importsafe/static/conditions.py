@@ -182,3 +182,27 @@ def runtime_test(node) -> tuple | None:
                 isinstance(e, ast.Constant) for e in box.elts):
             return ("in", node.left.id, ("values", tuple(e.value for e in box.elts)), negate)
     return None
+
+
+def narrowing(test) -> tuple | None:
+    """What a true `if` test tells of strings: ((name, prefix, suffix), ...) from
+    `name.startswith("p")` / `name.endswith("s")` tests, alone or joined by `and` (the body
+    runs only when each of them held); None when it tells nothing."""
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(test)):
+        return None  # a name the test rebinds may not hold what it tested
+    found: dict[str, list[str]] = {}
+    for node in test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+            else (test,):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+                node.func.attr in ("startswith", "endswith") and
+                isinstance(node.func.value, ast.Name) and len(node.args) == 1 and
+                not node.keywords and isinstance(node.args[0], ast.Constant) and
+                isinstance(node.args[0].value, str)):
+            continue
+        affix = found.setdefault(node.func.value.id, ["", ""])
+        text = node.args[0].value
+        if node.func.attr == "startswith":
+            affix[0] = text if len(text) > len(affix[0]) else affix[0]
+        else:
+            affix[1] = text if len(text) > len(affix[1]) else affix[1]
+    return tuple((name, p, s) for name, (p, s) in found.items()) or None

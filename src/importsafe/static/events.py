@@ -131,7 +131,7 @@ class ComputedImport:
     `importlib.import_module(name, package)`, `__import__(name, globals, locals, fromlist,
     level)`, `importlib.util.find_spec(name)` (imports the parent only). `parts` spell the
     name (exprs.spell: strings and references evaluated when the call runs; ("opaque",) a
-    part that cannot be, after a literal head naming the top-level package); None when it
+    part that cannot be, after its literal head); None when it
     cannot be spelled, `why` then says what it is. `anchor` spells import_module's package
     argument (None: not given); `fromlist` None when it is not literal."""
 
@@ -203,6 +203,9 @@ class If:
     orelse: tuple
     why: str = ""
     test: tuple | None = None  # in function bodies: a form decidable from the call's arguments
+    # ((name, prefix, suffix), ...): in the body, the str held by `name` is known to start
+    # and end so (`name.startswith("p") and name.endswith("s")` tests)
+    narrow: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,40 @@ class NameLookup:
         else:
             frame.locals[name] = value
 
+    def narrow(self, narrowing, frame: Frame_) -> list:
+        """Bind each name an `if` test narrowed (If.narrow) to what the test told of it, as
+        ("affix", prefix, suffix), for the body; the (name, new, old) values to restore.
+        Only an unknown string is narrowed; a class body's or a function's non-local read
+        is left alone (binding there would make a new name)."""
+        restore = []
+        for name, prefix, suffix in narrowing:
+            if frame.kind == "class" or frame.kind == "function" and \
+                    name not in frame.local_names and name not in frame.global_names:
+                continue
+            try:
+                old = self.lookup(name, frame)
+            except (SimError, SimUnknown):
+                continue
+            if old == OPAQUE:
+                new = ("affix", prefix, suffix)
+            elif old[0] == "affix":  # both hold: the longer of each says more
+                new = ("affix", max(old[1], prefix, key=len), max(old[2], suffix, key=len))
+            else:
+                continue
+            self.bind(name, new, frame)
+            restore.append((name, new, old))
+        return restore
+
+    def unnarrow(self, restore: list, frame: Frame_) -> None:
+        """After the body: a name still bound to its narrowed value gets the old one back
+        (the test told nothing of it where the body did not run)."""
+        for name, new, old in reversed(restore):
+            try:
+                if self.lookup(name, frame) is new:
+                    self.bind(name, old, frame)
+            except (SimError, SimUnknown):
+                continue
+
 
 def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:
     """Where `name` is (or would be) bound in `module`: its first binding in the module's
