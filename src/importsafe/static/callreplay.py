@@ -27,7 +27,8 @@ class CallReplay:
 
     def _known_arguments(self, passed, frame) -> tuple:
         """(position or keyword, value) of the arguments that are names holding a literal
-        list, tuple or dict now (their parameters iterate or test known values)."""
+        list, tuple or dict, or a literal or partly known string, now (their parameters
+        iterate, test or import known values)."""
         if passed is None or len(passed) < 5:
             return ()
         known = []
@@ -36,7 +37,7 @@ class CallReplay:
                 value = self.lookup(name, frame)
             except (SimError, SimUnknown):
                 continue  # the read was made, and failed or not, by the call's own events
-            if value[0] == "dict":
+            if value[0] == "dict" or value[0] == "lit" or value[0] == "affix":
                 known.append((key, value))
         return tuple(known)
 
