@@ -12,6 +12,9 @@ from .exprs import attr_chain
 
 TargetVersion = tuple[int, int]
 
+# builtin types an `isinstance` test in a function body may name (runtime_test)
+SCALAR_TYPES = {"str": str, "bytes": bytes, "int": int, "float": float, "bool": bool,
+                "complex": complex}
 NOT_ENV = object()  # env_read's answer for an expression that is not a read of the environment
 _ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
 
@@ -152,7 +155,8 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
 
 def runtime_test(node) -> tuple | None:
     """An `if` test in a function body, in a form the simulator can decide from the call's
-    arguments: names, literals, not / and / or, and `name is / == literal`."""
+    arguments: names, literals, not / and / or, `name is / == literal`, `name in literal`
+    and `isinstance(name, builtin scalar types)`."""
     if isinstance(node, ast.Name):
         return ("name", node.id)
     if isinstance(node, ast.Constant):
@@ -166,6 +170,12 @@ def runtime_test(node) -> tuple | None:
     if isinstance(node, ast.BoolOp):  # an operand we cannot read may not matter
         parts = tuple(runtime_test(v) or ("unknown",) for v in node.values)
         return ("and" if isinstance(node.op, ast.And) else "or", parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
+            isinstance(node.args[0], ast.Name):
+        types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        if types and all(isinstance(t, ast.Name) and t.id in SCALAR_TYPES for t in types):
+            return ("isinstance", node.args[0].id, tuple(t.id for t in types))
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Constant):
         op = {ast.Is: "is", ast.IsNot: "is not", ast.Eq: "==", ast.NotEq: "!="}.get(

@@ -141,6 +141,14 @@ class NameLookup:
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
 
+    def reads_builtin(self, name: str, frame: Frame_) -> bool:
+        """Does a function's read of `name` find the builtin now (no local, no global of
+        that name, none that could be bound dynamically)?"""
+        st = frame.module
+        return name in BUILTIN_NAMES and name not in frame.local_names and \
+            self.ns_get(st, name) is MISSING and not self.wildcard_of(st) and \
+            not self.dynamic_of(st)
+
     def global_value(self, name: str, frame: Frame_):
         """The value a function's global `name` holds now, or None (never raises)."""
         if name in frame.local_names:

@@ -141,6 +141,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.list_value(spec, frame)
             elif kind == "item":
                 value = self.item_value(spec, frame)
+            elif kind == "index":
+                value = self.index_value(spec, frame)
             elif kind == "getattr":
                 value = self.getattr_call(spec, frame)
             elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
@@ -219,7 +221,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
     def e_If(self, ev: If, frame):
         cond = ev.cond
         if cond == "unknown" and ev.test is not None and frame.kind == "function":
-            decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame))
+            decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame),
+                                    lambda name: self.reads_builtin(name, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":
