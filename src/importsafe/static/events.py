@@ -70,7 +70,9 @@ class Call:
 class Bind:
     """Names bound in the current namespace. `value` says what they are bound to when known:
     ("ref", name, attrs) an alias of another value, ("module", dotted, top) the module an
-    import call returned, ("all", names) a literal `__all__`, ("all+", names) extending it."""
+    import call returned, ("all", names) a literal `__all__`, ("all+", names) extending it,
+    ("index", name, keys) an entry of the literal dict `name[k1][k2]...` (keys spelled, or
+    None when not known)."""
 
     line: int
     names: tuple[str, ...]
