@@ -30,16 +30,29 @@ class ComputedImports:
     # -- strings --------------------------------------------------------------------------
     def spell(self, parts, frame) -> str | None:
         """The string `parts` (exprs.spell) make now, or None when a part is not known."""
+        text, whole = self._spelled(parts, frame)
+        return text if whole else None
+
+    def known_head(self, parts, frame) -> str:
+        """The text the string `parts` make is known to start with: its literal and known
+        parts up to the first that is not, with that part's known prefix."""
+        return self._spelled(parts, frame)[0]
+
+    def _spelled(self, parts, frame) -> tuple[str, bool]:
+        """(the known head of the string, whether that is all of it)."""
         out = []
         for part in parts:
             if part.__class__ is str:
                 out.append(part)
                 continue
             value = self.part_value(part, frame)
-            if value is None or value[0] != "lit" or value[1].__class__ is not str:
-                return None
-            out.append(value[1])
-        return "".join(out)
+            if value is not None and value[0] == "lit" and value[1].__class__ is str:
+                out.append(value[1])
+                continue
+            if value is not None and value[0] == "affix":
+                out.append(value[1])
+            return "".join(out), False
+        return "".join(out), True
 
     def part_value(self, part, frame):
         """The value of one non-string part, or None; never raises: the reads it makes were
@@ -84,23 +97,6 @@ class ComputedImports:
             return None
         # one character at a time: a known head stays the head, replaced alike
         return ("affix", value[1].replace(old, new), value[2].replace(old, new))
-
-    def known_head(self, parts, frame) -> str:
-        """The text the string `parts` make is known to start with: its literal and known
-        parts up to the first that is not, with that part's known prefix."""
-        out = []
-        for part in parts:
-            if part.__class__ is str:
-                out.append(part)
-                continue
-            value = self.part_value(part, frame)
-            if value is not None and value[0] == "lit" and value[1].__class__ is str:
-                out.append(value[1])
-                continue
-            if value is not None and value[0] == "affix":
-                out.append(value[1])
-            break
-        return "".join(out)
 
     def outside_analysed(self, head: str) -> bool:
         """Does every module name that starts with `head` lie outside the analysed
