@@ -28,8 +28,9 @@ class CallReplay:
 
     def _known_arguments(self, passed, frame) -> tuple:
         """(position or keyword, value) of the arguments that are names holding a literal
-        list, tuple or dict now (their parameters iterate or test known values), or a
-        location in the analysed tree, and of the locations computed from `__file__`."""
+        list, tuple or dict, or a literal or partly known string, now (their parameters
+        iterate, test or import known values), or a location in the analysed tree, and of
+        the locations computed from `__file__`."""
         if passed is None or len(passed) < 5:
             return ()
         known = []
@@ -38,7 +39,7 @@ class CallReplay:
                 value = self.lookup(name, frame)
             except (SimError, SimUnknown):
                 continue  # the read was made, and failed or not, by the call's own events
-            if value[0] == "dict" or value[0] == "path":
+            if value[0] in ("dict", "lit", "affix", "path"):
                 known.append((key, value))
         for key, spec in passed[5] if len(passed) > 5 else ():
             found = self.path_value(spec, frame)

@@ -30,16 +30,29 @@ class ComputedImports:
     # -- strings --------------------------------------------------------------------------
     def spell(self, parts, frame) -> str | None:
         """The string `parts` (exprs.spell) make now, or None when a part is not known."""
+        text, whole = self._spelled(parts, frame)
+        return text if whole else None
+
+    def known_head(self, parts, frame) -> str:
+        """The text the string `parts` make is known to start with: its literal and known
+        parts up to the first that is not, with that part's known prefix."""
+        return self._spelled(parts, frame)[0]
+
+    def _spelled(self, parts, frame) -> tuple[str, bool]:
+        """(the known head of the string, whether that is all of it)."""
         out = []
         for part in parts:
             if part.__class__ is str:
                 out.append(part)
                 continue
             value = self.part_value(part, frame)
-            if value is None or value[0] != "lit" or value[1].__class__ is not str:
-                return None
-            out.append(value[1])
-        return "".join(out)
+            if value is not None and value[0] == "lit" and value[1].__class__ is str:
+                out.append(value[1])
+                continue
+            if value is not None and value[0] == "affix":
+                out.append(value[1])
+            return "".join(out), False
+        return "".join(out), True
 
     def part_value(self, part, frame):
         """The value of one non-string part, or None; never raises: the reads it makes were
@@ -52,6 +65,8 @@ class ComputedImports:
             return ("lit", info.name if info.is_package else info.name.rpartition(".")[0])
         if kind == "opaque":  # a part the facts could not spell
             return None
+        if kind == "replace":
+            return self._replaced(part, frame)
         try:
             if kind == "ref":
                 value = self.lookup(part[1], frame)
@@ -70,6 +85,26 @@ class ComputedImports:
                 return v
         return ("lit", None) if kind == "get" else None
 
+    def _replaced(self, part, frame):
+        """("replace", parts, old, new): the string replaced, or what is known of it."""
+        _, inner, old, new = part
+        text = self.spell(inner, frame)
+        if text is not None:
+            return ("lit", text.replace(old, new))
+        value = self.part_value(inner[0], frame) if len(inner) == 1 and \
+            inner[0].__class__ is tuple else None
+        if value is None or value[0] != "affix" or len(old) != 1:
+            return None
+        # one character at a time: a known head stays the head, replaced alike
+        return ("affix", value[1].replace(old, new), value[2].replace(old, new))
+
+    def outside_analysed(self, head: str) -> bool:
+        """Does every module name that starts with `head` lie outside the analysed
+        top-level packages?"""
+        if "." in head:
+            return self.is_external(head)
+        return not any(top.startswith(head) for top in self.tops)
+
     def string_value(self, parts, frame):
         """A Bind's ("str", parts): the string, or the one part's own value (a dict's
         entry, None included)."""
@@ -84,10 +119,10 @@ class ComputedImports:
         where = f"{frame.module.info.path}:{ev.line}"
         name = self.spell(ev.parts, frame) if ev.parts is not None else None
         if name is None or ev.level < 0:
-            if ev.parts and ev.parts[0].__class__ is str and "." in ev.parts[0] and \
-                    not ev.parts[0].startswith(".") and ev.call != "exec_module" and \
-                    self.is_external(ev.parts[0].partition(".")[0]) and not ev.level:
-                return  # within an external package: assumed importable, as imports are
+            head = self.known_head(ev.parts, frame) if ev.parts else ""
+            if head and not head.startswith(".") and ev.call != "exec_module" and \
+                    not ev.level and self.outside_analysed(head):
+                return  # an external module: assumed importable, as imports of one are
             why = ev.why or "its module name cannot be evaluated statically"
             raise SimUnknown(f"{ev.call}() at {where}: {why}")
         target, level = name, 0

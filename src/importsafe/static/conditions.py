@@ -12,6 +12,9 @@ from .exprs import attr_chain
 
 TargetVersion = tuple[int, int]
 
+# builtin types an `isinstance` test in a function body may name (runtime_test)
+SCALAR_TYPES = {"str": str, "bytes": bytes, "int": int, "float": float, "bool": bool,
+                "complex": complex}
 NOT_ENV = object()  # env_read's answer for an expression that is not a read of the environment
 _ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
 
@@ -152,8 +155,9 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
 
 def runtime_test(node) -> tuple | None:
     """An `if` test in a form the simulator can decide when it runs, from the call's
-    arguments: names, literals, not / and / or, and `name is / == literal`; and calls
-    without arguments of analysed functions that return a constant."""
+    arguments: names, literals, not / and / or, `name is / == literal`, `name in literal`
+    and `isinstance(name, builtin scalar types)`; and calls without arguments of analysed
+    functions that return a constant."""
     if isinstance(node, ast.Name):
         return ("name", node.id)
     if isinstance(node, ast.Constant):
@@ -171,6 +175,12 @@ def runtime_test(node) -> tuple | None:
     if isinstance(node, ast.BoolOp):  # an operand we cannot read may not matter
         parts = tuple(runtime_test(v) or ("unknown",) for v in node.values)
         return ("and" if isinstance(node.op, ast.And) else "or", parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
+            isinstance(node.args[0], ast.Name):
+        types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        if types and all(isinstance(t, ast.Name) and t.id in SCALAR_TYPES for t in types):
+            return ("isinstance", node.args[0].id, tuple(t.id for t in types))
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Constant):
         op = {ast.Is: "is", ast.IsNot: "is not", ast.Eq: "==", ast.NotEq: "!="}.get(
@@ -187,3 +197,27 @@ def runtime_test(node) -> tuple | None:
                 isinstance(e, ast.Constant) for e in box.elts):
             return ("in", node.left.id, ("values", tuple(e.value for e in box.elts)), negate)
     return None
+
+
+def narrowing(test) -> tuple | None:
+    """What a true `if` test tells of strings: ((name, prefix, suffix), ...) from
+    `name.startswith("p")` / `name.endswith("s")` tests, alone or joined by `and` (the body
+    runs only when each of them held); None when it tells nothing."""
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(test)):
+        return None  # a name the test rebinds may not hold what it tested
+    found: dict[str, list[str]] = {}
+    for node in test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+            else (test,):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+                node.func.attr in ("startswith", "endswith") and
+                isinstance(node.func.value, ast.Name) and len(node.args) == 1 and
+                not node.keywords and isinstance(node.args[0], ast.Constant) and
+                isinstance(node.args[0].value, str)):
+            continue
+        affix = found.setdefault(node.func.value.id, ["", ""])
+        text = node.args[0].value
+        if node.func.attr == "startswith":
+            affix[0] = text if len(text) > len(affix[0]) else affix[0]
+        else:
+            affix[1] = text if len(text) > len(affix[1]) else affix[1]
+    return tuple((name, p, s) for name, (p, s) in found.items()) or None

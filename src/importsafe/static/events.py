@@ -70,7 +70,9 @@ class Call:
 class Bind:
     """Names bound in the current namespace. `value` says what they are bound to when known:
     ("ref", name, attrs) an alias of another value, ("module", dotted, top) the module an
-    import call returned, ("all", names) a literal `__all__`, ("all+", names) extending it."""
+    import call returned, ("all", names) a literal `__all__`, ("all+", names) extending it,
+    ("index", name, keys) an entry of the literal dict `name[k1][k2]...` (keys spelled, or
+    None when not known)."""
 
     line: int
     names: tuple[str, ...]
@@ -132,7 +134,7 @@ class ComputedImport:
     `importlib.import_module(name, package)`, `__import__(name, globals, locals, fromlist,
     level)`, `importlib.util.find_spec(name)` (imports the parent only). `parts` spell the
     name (exprs.spell: strings and references evaluated when the call runs; ("opaque",) a
-    part that cannot be, after a literal head naming the top-level package); None when it
+    part that cannot be, after its literal head); None when it
     cannot be spelled, `why` then says what it is. `anchor` spells import_module's package
     argument (None: not given); `fromlist` None when it is not literal."""
 
@@ -220,6 +222,9 @@ class If:
     orelse: tuple
     why: str = ""
     test: tuple | None = None  # in function bodies: a form decidable from the call's arguments
+    # ((name, prefix, suffix), ...): in the body, the str held by `name` is known to start
+    # and end so (`name.startswith("p") and name.endswith("s")` tests)
+    narrow: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

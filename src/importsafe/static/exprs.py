@@ -40,8 +40,9 @@ MAX_PARTS = 64
 def spell(node) -> tuple | None:
     """The parts a string expression is made of, for the simulator to join when it runs:
     strings, ("modname",) / ("pkg",) the module's __name__ / __package__, ("ref", name,
-    attrs) a value read then, ("get" | "item", name, key parts) a literal dict's entry. From
-    constants, names, f-strings, `+`, `%`, `.format` and `.join` of literal lists; None for
+    attrs) a value read then, ("get" | "item", name, key parts) a literal dict's entry,
+    ("replace", parts, old, new) `.replace` of literal strings. From constants, names,
+    f-strings, `+`, `%`, `.format`, `.replace` and `.join` of literal lists; None for
     anything else."""
     parts = _spell(node, 0)
     return tuple(parts) if parts is not None and len(parts) <= MAX_PARTS else None
@@ -100,6 +101,11 @@ def _spell_method(node, depth: int) -> list | None:
     if func.attr == "get" and isinstance(base, ast.Name) and len(args) == 1:
         key = _spell(args[0], depth + 1)
         return [("get", base.id, tuple(key))] if key is not None else None
+    if func.attr == "replace" and len(args) == 2 and all(
+            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+        inner = _spell(base, depth + 1)
+        return [("replace", tuple(inner), args[0].value, args[1].value)] \
+            if inner is not None else None
     if not isinstance(base, ast.Constant) or not isinstance(base.value, str):
         return None
     if func.attr == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
@@ -152,7 +158,10 @@ def getattr_read(call: ast.Call) -> tuple | None:
 def _shadowed(parts: tuple, shadow) -> bool:
     """Does a spelled string read a comprehension's variable (not the module's)?"""
     for p in parts:
-        if p.__class__ is tuple and len(p) > 1 and (
+        if p.__class__ is tuple and p[0] == "replace":
+            if _shadowed(p[1], shadow):
+                return True
+        elif p.__class__ is tuple and len(p) > 1 and (
                 p[1] in shadow or p[0] in ("get", "item") and _shadowed(p[2], shadow)):
             return True
     return False

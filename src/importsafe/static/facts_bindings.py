@@ -205,6 +205,8 @@ class Bindings:
             if found[1] is not None:
                 return found
         parts = spell(value)
+        if parts is None and value.__class__ is ast.Subscript:
+            return _index_value(value)
         return ("str", parts) if parts is not None else None
 
     def s_Delete(self, node, out, guard, scope):
@@ -228,3 +230,16 @@ class Bindings:
         self.declared_global.update(node.names)
 
     s_Nonlocal = s_Global
+
+
+def _index_value(node: ast.Subscript) -> tuple | None:
+    """`NAME[k1][k2]...`: ("index", NAME, keys), each key spelled (exprs.spell) or None
+    when it cannot be (the value is then one of the entries at that level)."""
+    keys = []
+    while node.__class__ is ast.Subscript:
+        if node.slice.__class__ is ast.Slice:
+            return None
+        keys.append(spell(node.slice))
+        node = node.value
+    return ("index", node.id, tuple(reversed(keys))) if node.__class__ is ast.Name else None
+

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from .conditions import decide_condition, runtime_test
+from .conditions import decide_condition, narrowing, runtime_test
 from .events import (
     IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit,
     ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
@@ -34,7 +34,8 @@ class ControlFlow:
         body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
         orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
         test = runtime_test(node.test) if cond == "unknown" else None
-        out.append(If(node.lineno, cond, body, orelse, why, test))
+        narrow = narrowing(node.test) if cond == "unknown" else None
+        out.append(If(node.lineno, cond, body, orelse, why, test, narrow))
 
     def decide(self, test) -> tuple[str, str]:
         return decide_condition(test, self.version, self.consts, self.type_checking)

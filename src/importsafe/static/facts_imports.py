@@ -96,7 +96,7 @@ class ImportStatements:
         parts = spell(given[names[0]])
         if parts is None:
             head = _literal_head(given[names[0]])
-            if "." in head and not head.startswith("."):  # its top-level package is known
+            if head and not head.startswith("."):  # what its top-level package starts with
                 parts = (head, ("opaque",))
         if parts is not None and all(p.__class__ is str for p in parts):
             self.imports.add("".join(parts).lstrip("."))

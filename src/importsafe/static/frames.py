@@ -3,6 +3,7 @@ and function-body `if` tests decided from a call's arguments."""
 from __future__ import annotations
 
 from ..model import ErrorInfo
+from .conditions import SCALAR_TYPES
 from .events import Exit, If, Try
 
 
@@ -56,11 +57,12 @@ _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
             "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def evaluate_test(test: tuple, frame, lookup=None, returned=None) -> object:
+def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None) -> object:
     """An `if` test (conditions.runtime_test) from the literal values the call left in
     parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a global's
-    value, for `in` tests on a literal dict; `returned(name, attrs)`: the ("lit", value) a
-    call of that function returns, or None."""
+    value, for `in` tests on a literal dict; `builtin(name)`: does the name read the builtin
+    (for `isinstance` tests); `returned(name, attrs)`: the ("lit", value) a call of that
+    function returns, or None."""
     kind = test[0]
     if kind == "const":
         return test[1]
@@ -69,6 +71,13 @@ def evaluate_test(test: tuple, frame, lookup=None, returned=None) -> object:
         return bool(value[1]) if value is not None else UNDECIDED
     if kind == "unknown":
         return UNDECIDED
+    if kind == "isinstance":
+        if builtin is None or not all(builtin(n) for n in ("isinstance",) + test[2]):
+            return UNDECIDED
+        value = frame.locals.get(test[1]) if test[1] in frame.local_names else None
+        values = value[1] if value is not None and value[0] == "oneof" else (value,)
+        answers = {_is_instance(v, test[2]) for v in values}
+        return answers.pop() if len(answers) == 1 else UNDECIDED
     if kind == "in":
         value = frame.locals.get(test[1]) if test[1] in frame.local_names else None
         box = test[2]
@@ -89,13 +98,23 @@ def evaluate_test(test: tuple, frame, lookup=None, returned=None) -> object:
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
-        inner = evaluate_test(test[1], frame, lookup, returned)
+        inner = evaluate_test(test[1], frame, lookup, builtin, returned)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame, lookup, returned) for part in test[1]]
+    results = [evaluate_test(part, frame, lookup, builtin, returned) for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):
         return kind == "or"
     return UNDECIDED if any(r is UNDECIDED for r in results) else kind == "and"
+
+
+def _is_instance(value, types: tuple[str, ...]) -> object:
+    """isinstance() of a value the simulator holds and builtin scalar types, or UNDECIDED:
+    a literal's own type, and a literal container (or list of names) is none of them."""
+    if value is None:
+        return UNDECIDED
+    if value[0] == "lit":
+        return isinstance(value[1], tuple(SCALAR_TYPES[t] for t in types))
+    return False if value[0] in ("dict", "all") else UNDECIDED
 
 
 class Frame_:

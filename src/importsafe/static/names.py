@@ -141,6 +141,14 @@ class NameLookup:
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
 
+    def reads_builtin(self, name: str, frame: Frame_) -> bool:
+        """Does a function's read of `name` find the builtin now (no local, no global of
+        that name, none that could be bound dynamically)?"""
+        st = frame.module
+        return name in BUILTIN_NAMES and name not in frame.local_names and \
+            self.ns_get(st, name) is MISSING and not self.wildcard_of(st) and \
+            not self.dynamic_of(st)
+
     def global_value(self, name: str, frame: Frame_):
         """The value a function's global `name` holds now, or None (never raises)."""
         if name in frame.local_names:
@@ -161,6 +169,40 @@ class NameLookup:
             self.write(frame.module, "set", name, value)
         else:
             frame.locals[name] = value
+
+    def narrow(self, narrowing, frame: Frame_) -> list:
+        """Bind each name an `if` test narrowed (If.narrow) to what the test told of it, as
+        ("affix", prefix, suffix), for the body; the (name, new, old) values to restore.
+        Only an unknown string is narrowed; a class body's or a function's non-local read
+        is left alone (binding there would make a new name)."""
+        restore = []
+        for name, prefix, suffix in narrowing:
+            if frame.kind == "class" or frame.kind == "function" and \
+                    name not in frame.local_names and name not in frame.global_names:
+                continue
+            try:
+                old = self.lookup(name, frame)
+            except (SimError, SimUnknown):
+                continue
+            if old == OPAQUE:
+                new = ("affix", prefix, suffix)
+            elif old[0] == "affix":  # both hold: the longer of each says more
+                new = ("affix", max(old[1], prefix, key=len), max(old[2], suffix, key=len))
+            else:
+                continue
+            self.bind(name, new, frame)
+            restore.append((name, new, old))
+        return restore
+
+    def unnarrow(self, restore: list, frame: Frame_) -> None:
+        """After the body: a name still bound to its narrowed value gets the old one back
+        (the test told nothing of it where the body did not run)."""
+        for name, new, old in reversed(restore):
+            try:
+                if self.lookup(name, frame) is new:
+                    self.bind(name, old, frame)
+            except (SimError, SimUnknown):
+                continue
 
 
 def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:

@@ -151,3 +151,25 @@ class ComputedNames:
         if value[0] == "lit" and value[1].__class__ is tuple and len(value[1]) == spec[4]:
             return ("lit", value[1][spec[3]])
         return OPAQUE
+
+    def index_value(self, spec, frame):
+        """("index", name, keys): the entry of a literal dict (dicts in it, a level a key),
+        one of the entries where a key is not known ("oneof", values), or opaque."""
+        try:
+            values = [self.lookup(spec[1], frame)]
+        except (SimError, SimUnknown):
+            return OPAQUE  # the read was made, and failed or not, by the value's own events
+        for key in spec[2]:
+            text = self.spell(key, frame) if key is not None else None
+            found = []
+            for table in values:
+                if table[0] != "dict" or len(table) > 2:
+                    return OPAQUE
+                entries = [v for k, v in table[1] if text is None or k == text]
+                if not entries:
+                    return OPAQUE  # a KeyError: not followed
+                found.extend(entries if text is None else entries[-1:])  # the last one wins
+            values = found
+        if any(v == OPAQUE for v in values):
+            return OPAQUE
+        return values[0] if len(values) == 1 else ("oneof", tuple(dict.fromkeys(values)))

@@ -167,15 +167,21 @@ MAX_DICT = 4096
 _NOT_CONSTANT = object()
 
 
-def _dict_value(node: ast.Dict, constant=None) -> tuple | None:
+MAX_NESTED_DICTS = 4
+
+
+def _dict_value(node: ast.Dict, constant=None, depth: int = 0) -> tuple | None:
     """("dict", ((key, value), ...)) for a literal dict with string keys: a constant value
-    (`constant(node)`: also tuples of them and the module's own names) as ("lit", value),
-    any other as opaque."""
+    (`constant(node)`: also tuples of them and the module's own names) as ("lit", value), a
+    literal dict (a few levels deep) as its own ("dict", ...), any other as opaque."""
     if len(node.keys) > MAX_DICT or not all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
         return None
     items = []
     for k, v in zip(node.keys, node.values):
+        if v.__class__ is ast.Dict and depth < MAX_NESTED_DICTS:
+            items.append((k.value, _dict_value(v, constant, depth + 1) or ("v",)))
+            continue
         found = constant(v) if constant is not None else \
             v.value if isinstance(v, ast.Constant) else _NOT_CONSTANT
         items.append((k.value, ("lit", found) if found is not _NOT_CONSTANT else ("v",)))

@@ -143,6 +143,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.list_value(spec, frame)
             elif kind == "item":
                 value = self.item_value(spec, frame)
+            elif kind == "index":
+                value = self.index_value(spec, frame)
             elif kind == "getattr":
                 value = self.getattr_call(spec, frame)
             elif kind == "pathspec":
@@ -225,22 +227,23 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         cond = ev.cond
         if cond == "unknown" and ev.test is not None:
             decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame),
+                                    lambda name: self.reads_builtin(name, frame),
                                     lambda name, attrs: self.returned_literal(name, attrs, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":
-            self.exec_block(ev.body, frame)
+            self._body(ev, frame)
         elif cond == "false":
             self.exec_block(ev.orelse, frame)
         else:  # either branch may run: run both, and any failure in them is uncertain
             before = dict(frame.locals) if frame.kind == "function" else None
             ends = []  # the locals of each branch that went on to the code after the `if`
-            for branch in (ev.body, ev.orelse):
+            for is_body in (True, False):
                 if before is not None:
                     frame.locals.clear()
                     frame.locals.update(before)
                 try:
-                    self.exec_block(branch, frame)
+                    self._body(ev, frame) if is_body else self.exec_block(ev.orelse, frame)
                     if before is not None:
                         ends.append(dict(frame.locals))
                 except SimError as err:
@@ -264,6 +267,17 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
+
+    def _body(self, ev: If, frame) -> None:
+        """An `if`'s body, run with the names its test narrowed holding what it told."""
+        if ev.narrow is None:
+            self.exec_block(ev.body, frame)
+            return
+        restore = self.narrow(ev.narrow, frame)
+        try:
+            self.exec_block(ev.body, frame)
+        finally:
+            self.unnarrow(restore, frame)
 
     def e_Jump(self, ev: Jump, frame):
         raise LoopBreak() if ev.kind == "break" else LoopContinue()

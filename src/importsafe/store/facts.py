@@ -16,8 +16,10 @@ from functools import lru_cache
 from . import codec, safety
 from ..static.events import ModuleFacts
 
-_EXTRACTOR = ("events.py", "exprs.py", "facts.py", "prune.py", "conditions.py", "lower.py",
-              "problems.py")
+# every module of static/ the fact extractor runs: a change to any of them changes facts
+_EXTRACTOR = ("events.py", "exprs.py", "facts.py", "facts_bindings.py", "facts_flow.py",
+              "facts_imports.py", "execfile.py", "helpers.py", "shapes.py", "skim.py",
+              "prune.py", "conditions.py", "lower.py", "problems.py")
 KIND_FACTS, KIND_FUNCTIONS = "facts", "functions"
 
 

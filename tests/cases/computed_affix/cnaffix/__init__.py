@@ -1,0 +1,1 @@
+# R26: an empty package.

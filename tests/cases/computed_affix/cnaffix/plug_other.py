@@ -1,0 +1,2 @@
+# R26: the other half of plug_cycle's cycle.
+from cnaffix.plug_cycle import VALUE  # noqa: F401

@@ -1,0 +1,1 @@
+# R27: an empty package.

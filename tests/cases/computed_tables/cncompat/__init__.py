@@ -1,0 +1,1 @@
+# R28: an empty package.
