@@ -40,7 +40,8 @@ runs with that venv's interpreter (`check --verify` imports with the interpreter
 in; importsafe's own dependencies come from benchmarks/.work/importsafe-deps, put on that
 process's sys.path only, so the venv under test stays as pip made it), time-boxed per package
 (--verify-timeout). It counts IS201 (disagreement), IS202 (static unknown), IS203 (a real
-failure from the external-module assumption) and IS206 (a run-time failure) and lists every
+failure from the external-module assumption), IS206 (a run-time failure) and IS207 (a real
+failure on a name the ordinary-order rule assumed bound) and lists every
 IS201: entry, mode, static vs real outcome, grouped by where the real run failed; "silent
 misses" (static ok, real failure) are counted on their own.
 
@@ -128,7 +129,7 @@ PIN_MARKER = ".decided-pin.json"
 UNKNOWN_MAX_PACKAGE = 1.0  # % of a package's (entry, mode) pairs
 UNKNOWN_MAX_OVERALL = 0.3  # % of all pairs
 TOP_REASONS = 5
-VERIFY_CODES = ("IS201", "IS202", "IS203", "IS206")
+VERIFY_CODES = ("IS201", "IS202", "IS203", "IS206", "IS207")
 
 
 class Skip(Exception):
@@ -563,7 +564,7 @@ def _short(text: str, n: int = 150) -> str:
 
 def print_verify(names: list[str], verified: dict, vskipped: dict) -> None:
     head = (f"{'package':14} {'pairs':>7} {'IS201':>6} {'silent':>6} {'IS202':>6} {'IS203':>6} "
-            f"{'IS206':>6} {'wall s':>7}  venv")
+            f"{'IS206':>6} {'IS207':>6} {'wall s':>7}  venv")
     print("\n--verify: static prediction vs CPython " + ".".join(map(str, PYTHON))
           + " (silent = IS201 with static ok and a real failure)")
     print(head)
@@ -582,11 +583,11 @@ def print_verify(names: list[str], verified: dict, vskipped: dict) -> None:
         total["silent"] += v["silent_misses"]
         total["pairs"] += v["pairs"]
         print(f"{name:14} {v['pairs']:7,} {c['IS201']:6,} {v['silent_misses']:6,} {c['IS202']:6,} "
-              f"{c['IS203']:6,} {c['IS206']:6,} {v['wall_s']:7.0f}  {v['install']}")
+              f"{c['IS203']:6,} {c['IS206']:6,} {c['IS207']:6,} {v['wall_s']:7.0f}  {v['install']}")
     if verified:
         print("-" * len(head))
         print(f"{'overall':14} {total['pairs']:7,} {total['IS201']:6,} {total['silent']:6,} "
-              f"{total['IS202']:6,} {total['IS203']:6,} {total['IS206']:6,}")
+              f"{total['IS202']:6,} {total['IS203']:6,} {total['IS206']:6,} {total['IS207']:6,}")
     for name in names:
         v = verified.get(name)
         if not v or not v["is201"]:
@@ -751,7 +752,7 @@ def survey(args: argparse.Namespace, log_path: Path, stamp: str) -> int:
                 verified[name] = res
                 c = res["counts"]
                 print(f"  {name:14} IS201 {c['IS201']} (silent {res['silent_misses']}), IS202 {c['IS202']}, "
-                      f"IS203 {c['IS203']}, IS206 {c['IS206']}; {res['wall_s']:.0f} s, venv {res['install']}",
+                      f"IS203 {c['IS203']}, IS206 {c['IS206']}, IS207 {c['IS207']}; {res['wall_s']:.0f} s, venv {res['install']}",
                       flush=True)
                 for g in is201_groups(res["is201"]):
                     print(f"      {g['count']:4} IS201 x static {g['static']} / real {g['dynamic']} at {g['site']}"
