@@ -189,9 +189,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         if body and body[-1].__class__ is Exit and not body[-1].exception and (
                 body[-1].value is None or node.name != "__getattr__") and \
                 not (len(body) == 1 and body[0].value is not None and body[0].value[0] == "lit"):
-            # (kept: `return <constant>` alone is what a condition calling it reads)
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
-            # fewer per call of a function called many times at import time
+            # fewer per call of a function called many times at import time (but a lone
+            # `return <constant>` is what a condition calling the function reads)
             body = body[:-1]
         self.imports |= sub.imports
         self.registers |= sub.registers
