@@ -52,6 +52,77 @@ def _env_test(test) -> object:
         return NOT_ENV
 
 
+_STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "replace",
+                          "startswith", "endswith", "title", "capitalize"})
+_FOLDED = (str, int, float, type(None))
+
+
+def fold(node, consts=None) -> object:
+    """The value of a constant expression (literals, module-level names bound to literals or
+    to environment reads taken as unset, string methods, `bool()`, `not`, `and` / `or`,
+    `==` / `!=` / `in` / `not in`), else NOT_ENV: `USE_X = os.getenv("USE_X", "0")` then
+    `USE_X.lower() in ("1", "true")` is False."""
+    try:
+        return _fold(node, consts or {}, 0)
+    except (TypeError, ValueError, AttributeError):
+        return NOT_ENV
+
+
+def _fold(node, consts, depth):
+    if depth > 20:
+        return NOT_ENV
+    cls = node.__class__
+    if cls is ast.Constant:
+        return node.value if isinstance(node.value, _FOLDED + (bool,)) else NOT_ENV
+    if cls is ast.Name:
+        # a bool in consts may stand for a decided test's truthiness: not a value to fold
+        value = consts.get(node.id, NOT_ENV)
+        return value if value is not NOT_ENV and value.__class__ in _FOLDED else NOT_ENV
+    if cls in (ast.Tuple, ast.List, ast.Set):
+        items = tuple(_fold(e, consts, depth + 1) for e in node.elts)
+        return NOT_ENV if any(i is NOT_ENV for i in items) else items
+    env = env_read(node)
+    if env is not NOT_ENV:
+        return env
+    if cls is ast.UnaryOp and isinstance(node.op, ast.Not):
+        value = _fold(node.operand, consts, depth + 1)
+        return NOT_ENV if value is NOT_ENV else not value
+    if cls is ast.BoolOp:
+        values = [_fold(v, consts, depth + 1) for v in node.values]
+        if any(v is NOT_ENV for v in values):
+            return NOT_ENV
+        result = values[0]
+        for v in values[1:]:
+            result = (result and v) if isinstance(node.op, ast.And) else (result or v)
+        return result
+    if cls is ast.Call and not node.keywords and not any(
+            isinstance(a, ast.Starred) for a in node.args):
+        args = [_fold(a, consts, depth + 1) for a in node.args]
+        if any(a is NOT_ENV for a in args):
+            return NOT_ENV
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "bool" and len(args) == 1 and \
+                "bool" not in consts:
+            return bool(args[0])
+        if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS:
+            owner = _fold(func.value, consts, depth + 1)
+            if isinstance(owner, str) and all(isinstance(a, (str, tuple)) for a in args):
+                return getattr(owner, func.attr)(*args)
+        return NOT_ENV
+    if cls is ast.Compare and len(node.ops) == 1:
+        left = _fold(node.left, consts, depth + 1)
+        right = _fold(node.comparators[0], consts, depth + 1)
+        if left is NOT_ENV or right is NOT_ENV:
+            return NOT_ENV
+        op = node.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            return (left in right) != isinstance(op, ast.NotIn) \
+                if isinstance(right, (tuple, str)) else NOT_ENV
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return (left == right) == isinstance(op, ast.Eq)
+    return NOT_ENV
+
+
 def decide_condition(test, target: TargetVersion, consts=None,
                      aliases: frozenset[str] = frozenset()) -> tuple[str, str]:
     """Decide an `if` test statically: ("true"|"false"|"unknown", why). `consts` maps
@@ -71,6 +142,10 @@ def decide_condition(test, target: TargetVersion, consts=None,
     env = _env_test(test)
     if env is not NOT_ENV:
         return ("true" if env else "false"), "environment"
+    if isinstance(test, (ast.Call, ast.Compare)):
+        value = fold(test, consts)
+        if value is not NOT_ENV:
+            return ("true" if value else "false"), "constant"
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
             and isinstance(test.left, ast.Name) and consts.get(test.left.id, False) is None \
             and isinstance(test.comparators[0], ast.Constant) \

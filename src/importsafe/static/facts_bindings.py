@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .conditions import NOT_ENV, env_read
+from .conditions import NOT_ENV, env_read, fold
 from .events import Bind, Def, Del, Dynamic, Use
 from .execfile import registers_for_exec
 from .exprs import PATH_NODES, anchored, attr_chain, getattr_read, path_spec, spell, target_events
@@ -24,20 +24,30 @@ class Bindings:
         if scope == "module" and self._lazy_attach(node, out):
             return
         value = self._value_of(node.value, node.targets)
+        # folded before the targets are bound: `X = X.lower() in (...)` reads the old X
+        const = self._const_of(node) if scope == "module" and self.flow == "live" \
+            and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) else NOT_ENV
         for target in node.targets:
             if not self._unpacked(target, node.value, node.lineno, out, scope):
                 self.target(target, node.lineno, out, scope, value)
-        if scope == "module" and self.flow == "live" and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name):
-            env = env_read(node.value)
-            if isinstance(node.value, ast.Constant):
-                self.consts[node.targets[0].id] = node.value.value
-            elif env is not NOT_ENV:
-                self.consts[node.targets[0].id] = env
-            else:
-                cond, why = self.decide(node.value)
-                if cond != "unknown" and why != "TYPE_CHECKING":
-                    self.consts[node.targets[0].id] = cond == "true"
+        if const is not NOT_ENV:
+            self.consts[node.targets[0].id] = const
+
+    def _const_of(self, node) -> object:
+        """What a module-level `name = value` keeps in consts (decide_condition), or
+        NOT_ENV: a literal, an environment read's default, a folded constant expression, or
+        the truth of a decided test."""
+        if isinstance(node.value, ast.Constant):
+            return node.value.value
+        env = env_read(node.value)
+        if env is not NOT_ENV:
+            return env
+        if isinstance(node.value, (ast.Call, ast.Compare, ast.BoolOp, ast.UnaryOp)):
+            folded = fold(node.value, self.consts)
+            if folded is not NOT_ENV and not isinstance(folded, tuple):
+                return folded
+        cond, why = self.decide(node.value)
+        return cond == "true" if cond != "unknown" and why != "TYPE_CHECKING" else NOT_ENV
 
     def s_AnnAssign(self, node, out, guard, scope):
         if node.value is not None:

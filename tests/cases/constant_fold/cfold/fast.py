@@ -1,0 +1,3 @@
+from cfold.mode import NAME
+
+SPEED = NAME
