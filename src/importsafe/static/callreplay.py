@@ -3,9 +3,11 @@ known of their arguments, `return`, `raise`. Mixed into the Simulator."""
 from __future__ import annotations
 
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
-from .frames import Frame_, FunctionReturn, SimError, SimUnknown
+from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .names import BUILTIN_NAMES
-from .state import MISSING, ModState
+from .purefn import BUILTINS, Function, NoValue, evaluate
+from .shapes import MAX_DICT
+from .state import MISSING, OPAQUE, ModState
 
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
@@ -114,6 +116,50 @@ class CallReplay:
             return body[0].value
         return None
 
+    def pure_value(self, program, frame):
+        """The value of an expression of pure code (purefn), now: calls of analysed pure
+        functions evaluated on the data they are given; opaque when it cannot be."""
+        try:
+            return _to_sim(evaluate(program, self._pure_name, frame), 0)
+        except NoValue:
+            return OPAQUE
+
+    def pure_truth(self, program, frame) -> object:
+        """The truth of a purefn program's value now, for an `if`; UNDECIDED if not known."""
+        try:
+            return bool(evaluate(program, self._pure_name, frame))
+        except NoValue:
+            return UNDECIDED
+
+    def _pure_name(self, scope, name: str):
+        """What a name read by pure code holds, for purefn: ("data", value), ("func", f) or
+        None. `scope` is the frame the expression runs in, or a pure function's module."""
+        if scope.__class__ is Frame_:
+            frame = scope
+            if frame.kind == "function" and name in frame.local_names:
+                return _data(frame.locals.get(name))
+            if frame.kind == "class":
+                found = frame.locals.get(name, MISSING)
+                if found is not MISSING:
+                    return _data(found)
+                if frame.outer is not None and name in frame.outer.local_names:
+                    return _data(frame.outer.locals.get(name))
+            st = frame.module
+        else:
+            st = scope
+        found = self.ns_get(st, name)
+        if found is MISSING:
+            if name in BUILTINS and not self.wildcard_of(st) and not self.dynamic_of(st):
+                return ("func", BUILTINS[name])
+            return None
+        if found[0] == "f" and found[3] is not None:
+            module = self.deref(found)
+            if module is None:
+                return None
+            pure = self.program.function_body(module.name, found[3]).pure
+            return ("func", Function(pure, module)) if pure is not None else None
+        return _data(found)
+
     def e_Exit(self, ev: Exit, frame):
         value = None
         if ev.value is not None and ev.value[0] == "lit":
@@ -153,3 +199,53 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
             return False
         names[name] = None
     return tuple(names)
+
+
+_SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def _data(value):
+    """A value the simulator holds as plain data for purefn: ("data", value), or None.
+    A dict only when every entry is known (a list is held as a dict of opaque entries)."""
+    if value is None:
+        return None
+    found = _from_sim(value, 0)
+    return ("data", found) if found is not _UNKNOWN else None
+
+
+_UNKNOWN = object()
+
+
+def _from_sim(value, depth):
+    if value[0] == "lit" and len(value) == 2 and _is_plain(value[1], 0):
+        return value[1]
+    if value[0] == "dict" and len(value) == 2 and value[1] and depth < 8:
+        out = {}
+        for key, item in value[1]:
+            found = _from_sim(item, depth + 1)
+            if found is _UNKNOWN:
+                return _UNKNOWN
+            out[key] = found
+        return out
+    return _UNKNOWN
+
+
+def _is_plain(value, depth) -> bool:
+    if value.__class__ in _SCALARS:
+        return True
+    return value.__class__ is tuple and depth < 8 and all(_is_plain(v, depth + 1) for v in value)
+
+
+def _to_sim(value, depth):
+    """Plain data back as the simulator holds it: scalars and tuples of them as literals, a
+    dict with string keys as ("dict", entries), a list of scalars as a dict of opaque
+    entries (shapes._sequence_value's form, for `in` tests and loops); else opaque."""
+    if _is_plain(value, 0):
+        return ("lit", value)
+    if depth < 8 and value.__class__ is dict and len(value) <= MAX_DICT and all(
+            k.__class__ is str for k in value):
+        return ("dict", tuple((k, _to_sim(v, depth + 1)) for k, v in value.items()))
+    if value.__class__ is list and len(value) <= MAX_DICT and all(
+            v.__class__ in _SCALARS for v in value):
+        return ("dict", tuple((v, OPAQUE) for v in value))
+    return OPAQUE

@@ -228,11 +228,20 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
         return "unknown", ""
 
 
-def runtime_test(node) -> tuple | None:
+def runtime_test(node, fallback=None) -> tuple | None:
     """An `if` test in a form the simulator can decide when it runs, from the call's
     arguments: names, literals, not / and / or, `name is / == literal`, `name in literal`
     and `isinstance(name, builtin scalar types)`; and calls without arguments of analysed
-    functions that return a constant."""
+    functions that return a constant. Any other test (or operand of not / and / or) is
+    `fallback(node)`'s program, as ("eval", program), when it gives one."""
+    found = _runtime_test(node, fallback)
+    if found is None and fallback is not None:
+        program = fallback(node)
+        return ("eval", program) if program is not None else None
+    return found
+
+
+def _runtime_test(node, fallback) -> tuple | None:
     if isinstance(node, ast.Name):
         return ("name", node.id)
     if isinstance(node, ast.Constant):
@@ -245,10 +254,10 @@ def runtime_test(node) -> tuple | None:
         if chain is not None:
             return ("call", chain[0], chain[1])
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = runtime_test(node.operand)
+        inner = runtime_test(node.operand, fallback)
         return ("not", inner) if inner is not None else None
     if isinstance(node, ast.BoolOp):  # an operand we cannot read may not matter
-        parts = tuple(runtime_test(v) or ("unknown",) for v in node.values)
+        parts = tuple(runtime_test(v, fallback) or ("unknown",) for v in node.values)
         return ("and" if isinstance(node.op, ast.And) else "or", parts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \

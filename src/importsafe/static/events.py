@@ -255,6 +255,7 @@ class FunctionFacts:
     global_names: frozenset[str]
     positional: tuple[str, ...] = ()  # parameters that positional arguments fill, in order
     defaults: tuple[tuple[str, object], ...] = ()  # parameters with a literal default
+    pure: tuple | None = None  # the body as a program purefn evaluates, when it is pure code
 
 
 @dataclass(frozen=True, slots=True)

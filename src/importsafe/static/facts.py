@@ -19,6 +19,7 @@ from .exprs import attr_chain, expr_events
 from .helpers import caching_getattr
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
+from .purefn import compile_function
 from .skim import cuts_hold, skim
 from .facts_bindings import Bindings
 from .facts_flow import ControlFlow
@@ -204,7 +205,8 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         with_default += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d]
         defaults = tuple((n, d.value) for n, d in with_default if isinstance(d, ast.Constant))
         return FunctionFacts(node.name, node.lineno, body, frozenset(local - sub.declared_global),
-                             frozenset(sub.declared_global), positional, defaults)
+                             frozenset(sub.declared_global), positional, defaults,
+                             compile_function(node))
 
     def s_ClassDef(self, node, out, guard, scope):
         modelled = caching_getattr(node) if scope == "module" else None

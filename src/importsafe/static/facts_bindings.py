@@ -9,6 +9,7 @@ from .events import Bind, Def, Del, Dynamic, Use
 from .execfile import registers_for_exec
 from .exprs import PATH_NODES, anchored, attr_chain, getattr_read, path_spec, spell, target_events
 from .helpers import ATTACH_KINDS, lazy_attach
+from .purefn import compile_expr
 from .shapes import (
     _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
     _is_globals_call, _sequence_value,
@@ -180,6 +181,10 @@ class Bindings:
     def _value_of(self, value, targets) -> tuple | None:
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in (
                 "__all__", "__lazy_modules__"):
+            if isinstance(value, ast.ListComp):  # `[s for s in dir() if not s.startswith("_")]`
+                found = _comprehension_value(value)
+                if found is not None:
+                    return found
             return _all_value(value, extend=False)
         chain = attr_chain(value)
         if chain is not None:
@@ -216,8 +221,16 @@ class Bindings:
                 return found
         parts = spell(value)
         if parts is None and value.__class__ is ast.Subscript:
-            return _index_value(value)
-        return ("str", parts) if parts is not None else None
+            found = _index_value(value)
+            if found is not None:
+                return found
+        if parts is not None:
+            return ("str", parts)
+        if value.__class__ in _EVALUATED:  # a value pure code computes (purefn)
+            program = compile_expr(value)
+            if program is not None:
+                return ("eval", program)
+        return None
 
     def s_Delete(self, node, out, guard, scope):
         names = []
@@ -240,6 +253,10 @@ class Bindings:
         self.declared_global.update(node.names)
 
     s_Nonlocal = s_Global
+
+
+_EVALUATED = (ast.Call, ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.IfExp,
+              ast.DictComp, ast.ListComp, ast.SetComp, ast.UnaryOp)
 
 
 def _index_value(node: ast.Subscript) -> tuple | None:

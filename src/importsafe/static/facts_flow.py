@@ -6,6 +6,7 @@ import ast
 from dataclasses import replace
 
 from .conditions import decide_condition, narrowing, runtime_test
+from .purefn import compile_expr
 from .events import (
     IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit,
     ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
@@ -33,7 +34,7 @@ class ControlFlow:
         flows = {"true": ("live", "dead"), "false": ("dead", "live")}.get(cond, ("maybe",) * 2)
         body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
         orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
-        test = runtime_test(node.test) if cond == "unknown" else None
+        test = runtime_test(node.test, compile_expr) if cond == "unknown" else None
         narrow = narrowing(node.test) if cond == "unknown" else None
         out.append(If(node.lineno, cond, body, orelse, why, test, narrow))
 

@@ -57,15 +57,19 @@ _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
             "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None) -> object:
+def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
+                  pure=None) -> object:
     """An `if` test (conditions.runtime_test) from the literal values the call left in
     parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a global's
     value, for `in` tests on a literal dict; `builtin(name)`: does the name read the builtin
     (for `isinstance` tests); `returned(name, attrs)`: the ("lit", value) a call of that
-    function returns, or None."""
+    function returns, or None; `pure(program)`: the truth of a purefn program's value, or
+    UNDECIDED."""
     kind = test[0]
     if kind == "const":
         return test[1]
+    if kind == "eval":
+        return pure(test[1]) if pure is not None else UNDECIDED
     if kind == "call":
         value = returned(test[1], test[2]) if returned is not None else None
         return bool(value[1]) if value is not None else UNDECIDED
@@ -92,15 +96,17 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None) 
     if kind == "name" or kind == "cmp":
         name = test[1] if kind == "name" else test[2]
         value = frame.locals.get(name) if name in frame.local_names else None
+        if frame.kind != "function" and lookup is not None:
+            value = lookup(name)  # a module or class body: the global (or class) name now
         if value is not None and value[0] == "obj":
             return True if kind == "name" else test[1] in ("is not", "!=")
         if value is None or value[0] != "lit":
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
-        inner = evaluate_test(test[1], frame, lookup, builtin, returned)
+        inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame, lookup, builtin, returned) for part in test[1]]
+    results = [evaluate_test(part, frame, lookup, builtin, returned, pure) for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):
         return kind == "or"

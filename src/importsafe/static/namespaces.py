@@ -33,6 +33,9 @@ class ComputedNames:
     def names_of(self, source, frame) -> tuple[str, ...] | None:
         """("dir", name, attrs): dir() of the module it is, now; ("ref", name, attrs): the
         names the value lists. None when not known."""
+        if source[1] is None:  # dir(): a module's own names while it runs (not a class's)
+            return self.names_of_state(frame.module) if frame.kind == "module" and \
+                self.reads_builtin("dir", frame) else None
         try:
             value = self.resolve(source[1], source[2], frame)
         except (SimError, SimUnknown):
@@ -43,7 +46,9 @@ class ComputedNames:
 
     def dir_of(self, value) -> tuple[str, ...] | None:
         """dir(module): its namespace's names, sorted; None unless every name is known."""
-        st = self.deref(value) if value[0] == "m" else None
+        return self.names_of_state(self.deref(value) if value[0] == "m" else None)
+
+    def names_of_state(self, st) -> tuple[str, ...] | None:
         if st is None or st.opaque or self.dynamic_of(st) is not None or self.wildcard_of(st):
             return None
         names = {k for k, _ in self.ns_items(st)}

@@ -108,7 +108,8 @@ def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
 
 def _unread_dropped(body: tuple) -> tuple:
     """A class body without its defs and plain bindings (Def without function facts, Bind
-    without a value: they bind an opaque value and read nothing) whose names nothing in the
+    without a value or with a computed one: they read nothing their Use events do not
+    name) whose names nothing in the
     body reads. The simulator runs a class body in a namespace of its own that only the body's
     own lookups read (a nested class body cannot see it), and keeps no class attributes, so
     such a binding changes nothing, and the body is lighter to send, store and run. Kept whole when the body holds a construct whose
@@ -120,7 +121,8 @@ def _unread_dropped(body: tuple) -> tuple:
             read.add(ev.name)
         elif cls is Del:
             read.update(ev.names)
-        elif cls is Bind and ev.value is not None:
+        elif cls is Bind and ev.value is not None and ev.value[0] != "eval":
+            # (an evaluated value reads what its Use events name)
             if ev.value[0] != "ref":
                 return body
             read.add(ev.value[1])
@@ -128,7 +130,8 @@ def _unread_dropped(body: tuple) -> tuple:
             return body
     kept = tuple([ev for ev in body if not (
         (ev.__class__ is Def and ev.func is None and ev.name not in read) or
-        (ev.__class__ is Bind and ev.value is None and read.isdisjoint(ev.names)))])
+        (ev.__class__ is Bind and (ev.value is None or ev.value[0] == "eval") and
+         read.isdisjoint(ev.names)))])
     return kept if len(kept) < len(body) else body
 
 

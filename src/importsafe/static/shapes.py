@@ -39,7 +39,11 @@ _PKGUTIL = {("pkgutil", ("iter_modules",)): False, ("iter_modules", ()): False,
 
 def _names_source(node) -> tuple | None:
     """What a loop or comprehension over names iterates: ("dir", name, attrs) `dir(module)`,
-    ("ref", name, attrs) a list held by a name; else None."""
+    ("dir", None, ()) `dir()` (the running namespace), ("ref", name, attrs) a list held by a
+    name; else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "dir" and not node.args and not node.keywords:
+        return ("dir", None, ())
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "dir" and len(node.args) == 1 and not node.keywords:
         chain = attr_chain(node.args[0])

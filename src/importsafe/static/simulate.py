@@ -141,10 +141,14 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = spec
             elif kind == "comp":
                 value = self.list_value(spec, frame)
+                if value is OPAQUE and ev.names == ("__all__",):
+                    value = ("all", None)  # a list of names not known: as any other __all__
             elif kind == "item":
                 value = self.item_value(spec, frame)
             elif kind == "index":
                 value = self.index_value(spec, frame)
+            elif kind == "eval":
+                value = self.pure_value(spec[1], frame)
             elif kind == "getattr":
                 value = self.getattr_call(spec, frame)
             elif kind == "pathspec":
@@ -228,7 +232,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         if cond == "unknown" and ev.test is not None:
             decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame),
                                     lambda name: self.reads_builtin(name, frame),
-                                    lambda name, attrs: self.returned_literal(name, attrs, frame))
+                                    lambda name, attrs: self.returned_literal(name, attrs, frame),
+                                    lambda program: self.pure_truth(program, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":

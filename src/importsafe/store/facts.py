@@ -19,7 +19,7 @@ from ..static.events import ModuleFacts
 # every module of static/ the fact extractor runs: a change to any of them changes facts
 _EXTRACTOR = ("events.py", "exprs.py", "facts.py", "facts_bindings.py", "facts_flow.py",
               "facts_imports.py", "execfile.py", "helpers.py", "shapes.py", "skim.py",
-              "prune.py", "conditions.py", "lower.py", "problems.py")
+              "prune.py", "conditions.py", "lower.py", "problems.py", "purefn.py")
 KIND_FACTS, KIND_FUNCTIONS = "facts", "functions"
 
 

@@ -1,5 +1,5 @@
-# `continue` skips the rest of a pass: lbrk.skipped is never imported. The test is not
-# decided statically, so the import after it may run, and its failure is unknown
+# `continue` skips the rest of a pass: lbrk.skipped is never imported. The test on the loop
+# variable is decided when the loop runs
 import importlib
 
 for name in ("lbrk.light", "lbrk.skipped"):

@@ -1,0 +1,3 @@
+from pval.lin.fast import FAST
+
+SLOW = FAST
