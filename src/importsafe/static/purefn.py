@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import string
 
-MAX_NODES = 600  # bigger bodies are not what a pure helper looks like: not compiled
+MAX_LINES = 200  # longer code is not what a pure helper looks like: not compiled
 MAX_STEPS = 200_000
 MAX_CALL_DEPTH = 40
 MAX_SIZE = 100_000  # longest string or container a step may build
@@ -47,7 +47,7 @@ def compile_function(node) -> tuple | None:
     params the positional parameter names, defaults ((name, program), ...)."""
     args = node.args
     if args.vararg or args.kwarg or args.kwonlyargs or node.decorator_list or \
-            isinstance(node, ast.AsyncFunctionDef) or _too_big(node):
+            isinstance(node, ast.AsyncFunctionDef):
         return None
     params = tuple(a.arg for a in (*args.posonlyargs, *args.args))
     try:
@@ -56,26 +56,22 @@ def compile_function(node) -> tuple | None:
         body = _block(node.body, set(params))
     except (_Unsupported, RecursionError):
         return None
-    return params, defaults, body
+    return (params, defaults, body) if not _too_big(node) else None
 
 
 def compile_expr(node) -> tuple | None:
     """An expression as a program, or None."""
-    if _too_big(node):
-        return None
     try:
-        return _expr(node)
+        program = _expr(node)
     except (_Unsupported, RecursionError):
         return None
+    return program if not _too_big(node) else None
 
 
 def _too_big(node) -> bool:
-    count = 0
-    for _ in ast.walk(node):
-        count += 1
-        if count > MAX_NODES:
-            return True
-    return False
+    # by lines, not nodes: walking every compiled expression cost more than compiling it
+    end = getattr(node, "end_lineno", None)
+    return end is None or end - node.lineno > MAX_LINES
 
 
 def _block(stmts, local: set) -> tuple:
