@@ -252,6 +252,12 @@ def test_a_failure_in_a_compiled_module_or_an_external_one_is_the_assumption(bui
     at_import = failing(Frame("npkg.g", str(built / "g.py"), 2))
     elsewhere = failing(Frame("npkg.g", str(built / "g.py"), 1))
     external = failing(Frame("hypothesis.extra.numpy", str(tmp_path / "numpy.py"), 110))
+    (built / "h.py").write_text("Y = 1\n")
+    # the compiled module's init imported analysed code, which failed (scipy's
+    # _decomp_interpolative importing scipy.sparse.linalg): the frame below it is source
+    through = Result("npkg.g", "bare", "error", ErrorInfo(
+        "AttributeError", "npkg", "dtype", "module 'npkg' has no attribute 'dtype'",
+        (Frame("npkg.g", str(built / "g.py"), 2), Frame("npkg.h", str(built / "h.py"), 1))))
     codes = [[d.code for d in compare(static, Report((r,), (), "dynamic", roots))]
-             for r in (at_import, elsewhere, external)]
-    assert codes == [["IS203"], ["IS201"], ["IS203"]]
+             for r in (at_import, elsewhere, external, through)]
+    assert codes == [["IS203"], ["IS201"], ["IS203"], ["IS203"]]

@@ -175,8 +175,10 @@ def external_assumption(real: Result, roots, mapped=(), analysed=None) -> bool:
         if where.module and not _found(roots, where.module.partition(".")[0], analysed) \
                 and where.module.partition(".")[0] not in mapped:
             return True  # raised by an external module's own code (it imported back)
-        if _imports_extension(where, roots):
-            return True  # raised by a compiled module's init (it read a bare package)
+        if any(_imports_extension(frame, roots) for frame in err.chain):
+            # raised by a compiled module's init (it read a bare package), or by analysed
+            # code that init imported (assumed never to happen: scipy's _decomp_interpolative)
+            return True
         if err.exception in ("ImportError", "ModuleNotFoundError") and \
                 _reraised_external(where, roots, mapped, analysed):
             return True  # an optional dependency missing, told in the package's own words

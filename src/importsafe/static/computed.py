@@ -176,7 +176,9 @@ class ComputedImports:
         self.handle_fromlist(st, names)
 
     def e_GetAttr(self, ev, frame):
-        value = self.lookup(ev.name, frame)
+        # no name: the module the import call just made returned (`getattr(__import__(...),
+        # "x")`, `import_module("m").x`)
+        value = self.lookup(ev.name, frame) if ev.name else self.last_import
         if value[0] == "m":
             attr = self.spell(ev.parts, frame)
             if attr is not None:

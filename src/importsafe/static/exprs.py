@@ -145,13 +145,17 @@ def _interleave(texts: list, args: list, depth: int, escaped: str) -> list | Non
     return out
 
 
-def getattr_read(call: ast.Call) -> tuple | None:
-    """`getattr(name, <spelled>)` without a default -> (name, parts)."""
+def getattr_read(call: ast.Call, import_call=None) -> tuple | None:
+    """`getattr(name, <spelled>)` without a default -> (name, parts); with `import_call`,
+    also `getattr(<import call>, <spelled>)` -> ("", parts), what the call returned."""
     if isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) == 2 \
-            and not call.keywords and isinstance(call.args[0], ast.Name):
-        parts = spell(call.args[1])
-        if parts is not None:
-            return call.args[0].id, parts
+            and not call.keywords:
+        first = call.args[0]
+        if isinstance(first, ast.Name) or import_call is not None and isinstance(
+                first, ast.Call) and import_call(first) is not None:
+            parts = spell(call.args[1])
+            if parts is not None:
+                return (first.id if isinstance(first, ast.Name) else ""), parts
     return None
 
 
@@ -342,7 +346,12 @@ def expr_events(root, import_call=None, decide=None) -> list:
             continue
         if cls is ast.Attribute:
             chain = attr_chain(node)
-            if chain is None:
+            if chain is None and node.value.__class__ is ast.Call and import_call is not None \
+                    and import_call(node.value) is not None:
+                # `import_module("m").x`: reads x of what the call returns, after it
+                stack.append(("event", GetAttr(node.lineno, "", (node.attr,))))
+                stack.append(node.value)
+            elif chain is None:
                 stack.append(node.value)
             elif chain[0] not in shadow:
                 out.append(Use(node.lineno, chain[0], chain[1]))
@@ -363,7 +372,7 @@ def expr_events(root, import_call=None, decide=None) -> list:
             if found is not None:
                 out.append(Import(node.lineno, found[1], call=found[2], col=node.col_offset))
                 continue
-            read = getattr_read(node) if import_call is not None else None
+            read = getattr_read(node, import_call) if import_call is not None else None
             if read is not None and not _shadowed((("ref", read[0], ()),) + read[1], shadow):
                 stack.append(("event", GetAttr(node.lineno, read[0], read[1])))
             chain = attr_chain(node.func)

@@ -6,6 +6,7 @@ import ast
 from dataclasses import replace
 
 from .conditions import decide_condition, narrowing, runtime_test
+from .helpers import ADD_NEWDOC, add_newdoc_read
 from .purefn import compile_expr
 from .events import (
     IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit,
@@ -208,6 +209,13 @@ class ControlFlow:
                                                       if key is not None else None)))
                 return
             chain = attr_chain(value.func)
+            if chain and not chain[1] and self.helpers.get(chain[0]) in ADD_NEWDOC:
+                read = add_newdoc_read(value)
+                if read is not None:
+                    self.expr(read, out, scope)
+                    for arg in value.args[2:]:
+                        self.expr(arg, out, scope)
+                    return
             if chain and chain[0] == "__all__" and chain[1] in (("extend",), ("append",)) \
                     and scope == "module":
                 self.expr(value, out, scope)

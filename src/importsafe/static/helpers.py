@@ -22,7 +22,12 @@ import ast
 
 LAZY_LOADER = "lazy_loader"
 JAX_LAZY_LOADER = "jax._src.lazy_loader"
-HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER})
+# numpy's add_newdoc(place, obj, doc), under the names numpy 1.x and 2.x export it by
+ADD_NEWDOC = frozenset({"numpy.add_newdoc", "numpy.lib.add_newdoc",
+                        "numpy.core.function_base.add_newdoc",
+                        "numpy._core.function_base.add_newdoc",
+                        "numpy.lib.function_base.add_newdoc"})
+HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER}) | ADD_NEWDOC
 # the helper functions, by qualified name: which semantics lazy_attach gives them
 ATTACH_KINDS = {f"{LAZY_LOADER}.attach": "attach", f"{LAZY_LOADER}.attach_stub": "attach_stub",
                 f"{JAX_LAZY_LOADER}.attach": "attach_named"}
@@ -198,3 +203,19 @@ def _def(source: str, line: int) -> ast.FunctionDef:
         if hasattr(n, "lineno"):
             n.lineno = n.end_lineno = line
     return node
+
+
+def add_newdoc_read(call: ast.Call) -> ast.expr | None:
+    """numpy's `add_newdoc(place, obj, doc)` with literal `place` and `obj`, as what it
+    evaluates first (numpy/_core/function_base.py): `getattr(__import__(place, globals(), {},
+    [obj]), obj)`, which imports `place` and fails if it has no `obj`; None otherwise."""
+    if len(call.args) < 2 or any(isinstance(a, ast.Starred) for a in call.args) or not all(
+            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args[:2]):
+        return None
+    place, obj = call.args[0], call.args[1]
+    imported = ast.Call(ast.Name("__import__", ast.Load()),
+                        [place, ast.Call(ast.Name("globals", ast.Load()), [], []),
+                         ast.Dict([], []), ast.List([obj], ast.Load())], [])
+    read = ast.Call(ast.Name("getattr", ast.Load()), [imported, obj], [])
+    return ast.fix_missing_locations(ast.copy_location(read, call))
+

@@ -154,7 +154,9 @@ class ImportMachinery:
         if ev.call is None and self._is_lazy(ev, ev.module, frame):
             return self._bind_lazy(ev, frame)
         self.import_module(ev.module)
-        if ev.call is not None:
+        if ev.call is not None:  # what the call returns, for an attribute read of it
+            keep = ev.module if ev.call == "import_module" else ev.module.partition(".")[0]
+            self.last_import = self.ref(keep) if not self.is_external(keep) else OPAQUE
             return
         top = ev.module.partition(".")[0]
         value = self.ref(top) if not self.is_external(top) else OPAQUE
