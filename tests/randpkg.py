@@ -155,6 +155,10 @@ class Generator:
         # ordinary-order rule's ground): a stream of its own, so the rest of each seed stays
         self.dyn_rng = random.Random(seed * 32452843 + 5)
         self.p_dyn_tail = self.dyn_rng.choice([0.0, 0.0, 0.3])
+        # a guarded import gated by a pure function over a literal table (statically
+        # evaluated: static/purefn.py) instead of try/except: a stream of its own
+        self.pure_rng = random.Random(seed * 49979687 + 7)
+        self.p_pure = self.pure_rng.choice([0.0, 0.5, 1.0])
         self.loaders: dict[str, dict] = {}  # package -> {name: module} its __getattr__ loads
 
     # ------------------------------------------------------------------ helpers
@@ -246,7 +250,7 @@ class Generator:
                 m.tc_style = self.rng.choice(["typing", "typing", "typing", "literal"])
         elif guard == "try":
             fallback = "\n".join(f"    {n} = None" for n in names)
-            text = f"try:\n    {line}\nexcept ImportError:\n{fallback}"
+            text = self.gated(line, fallback) or f"try:\n    {line}\nexcept ImportError:\n{fallback}"
         else:
             text = self.maybe_lazy(line)
         s = self.stmt(m, "import", self.import_priority(), text=text)
@@ -255,6 +259,32 @@ class Generator:
         if m.is_pkg and guard == "none":  # a try-guarded name may be None: no base class
             m.reexports += [n for n in names if n not in m.reexports]
         return out
+
+    def gated(self, line: str, fallback: str) -> str | None:
+        """`line` under an `if` on what a pure function computes from a literal table (true
+        or false), `fallback` in its `else`; None when this guard stays a try/except."""
+        r = self.pure_rng
+        if r.random() >= self.p_pure or "\n" in line:
+            return None
+        self.counter += 1
+        gate = f"_gate{self.counter}"
+        table = {f"{r.choice('abx')}{i}": r.choice(["", "on", "off", "On"])
+                 for i in range(r.randint(1, 5))}
+        need = r.randint(0, 3)
+        body = r.choice([
+            f"    kept = {{k: v for k, v in table.items() if v != ''}}\n"
+            f"    return len([k for k in kept if k.startswith('x')]) >= {need}\n",
+            "    names = []\n"
+            "    for key, value in table.items():\n"
+            "        if not value:\n"
+            "            continue\n"
+            "        names.append(f'{key}={value.lower()}')\n"
+            f"    return sum(1 for n in names if n.endswith('on')) >= {need}\n",
+            "    if isinstance(table, dict):\n"
+            f"        return bool(table) and sorted(table)[0].upper() in {('A0', 'B0', 'X0')!r}\n"
+            "    return False\n"])
+        inner = "\n".join("    " + ln for ln in line.split("\n"))
+        return f"def {gate}(table):\n{body}\n\nif {gate}({table!r}):\n{inner}\nelse:\n{fallback}"
 
     def names_loop(self, t: Module, names: list) -> str:
         """`from T import names` as names bound under computed keys, in one of the ways the
@@ -365,7 +395,8 @@ class Generator:
         if local in m.defs:
             return None
         if guard == "try":
-            text = f"try:\n    {line}\nexcept ImportError:\n    {local} = None"
+            text = self.gated(line, f"    {local} = None") or \
+                f"try:\n    {line}\nexcept ImportError:\n    {local} = None"
         else:
             text = self.maybe_lazy(line)
         s = self.stmt(m, "import", self.import_priority(), text=text)
