@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +18,11 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 
 
 def _git(repo, *args) -> str:
-    env = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_SYSTEM=os.devnull)
+    # An empty file of our own, not os.devnull: some sandboxes give /dev/null content.
+    empty = Path(repo).parent / "empty.gitconfig"
+    if not empty.exists():
+        empty.write_text("")
+    env = dict(os.environ, GIT_CONFIG_GLOBAL=str(empty), GIT_CONFIG_NOSYSTEM="1")
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
                           text=True, env=env).stdout.strip()
 
