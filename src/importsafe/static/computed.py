@@ -6,6 +6,7 @@ listing of a package's own directory), `getattr(module, name)`, and a module `__
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from .facts import resolve_relative
 from .events import Import, ImportFrom, walk
@@ -116,6 +117,9 @@ class ComputedImports:
     # -- import calls ---------------------------------------------------------------------
     def e_ComputedImport(self, ev, frame):
         self.last_import = OPAQUE
+        if ev.loop is not None:
+            self._import_each(ev, frame)
+            return
         where = f"{frame.module.info.path}:{ev.line}"
         name = self.spell(ev.parts, frame) if ev.parts is not None else None
         if name is None or ev.level < 0:
@@ -213,6 +217,25 @@ class ComputedImports:
         finally:
             self.loop_breaks.pop()
 
+    def _import_each(self, ev, frame) -> None:
+        """A comprehension's import call, once per value of its variable, in order: each
+        in a scope of its own where the variable holds the value (the comprehension's)."""
+        name, source = ev.loop
+        values = source[1] if source[0] == "values" else self._iterated(source, frame)
+        if values is None or frame.kind == "class":
+            raise SimUnknown(f"{ev.call}() at {frame.module.info.path}:{ev.line}: its name "
+                             "is computed from a comprehension's variable over values not "
+                             "known statically")
+        one = replace(ev, loop=None)
+        outer = frame.local_names if frame.kind == "function" else frozenset()
+        for value in values:
+            scope = Frame_("function", frame.module, outer | {name}, frame.global_names)
+            if frame.kind == "function":
+                scope.locals.update(frame.locals)
+            scope.locals[name] = ("lit", value) if value is not MISSING else OPAQUE
+            self.e_ComputedImport(one, scope)
+        self.last_import = OPAQUE
+
     def _pass(self, ev, frame) -> bool:
         """One pass of a ForEach's body: True when it reached `break`. A failure after a
         `break` or `continue` that may have been taken is uncertain."""
@@ -240,6 +263,8 @@ class ComputedImports:
             return None
         if table[0] == "all" and source[2] == "keys":
             return table[1]
+        if table[0] == "lit" and table[1].__class__ is tuple and source[2] == "keys":
+            return table[1]  # a tuple of literals
         if table[0] != "dict" or len(table) > 2:  # a set's order is not known
             return None
         how = source[2]

@@ -15,6 +15,11 @@ TargetVersion = tuple[int, int]
 # builtin types an `isinstance` test in a function body may name (runtime_test)
 SCALAR_TYPES = {"str": str, "bytes": bytes, "int": int, "float": float, "bool": bool,
                 "complex": complex}
+# stdlib types no literal is an instance of (`isinstance(name, types.ModuleType)` in a helper
+# that takes a module or its name), as "module.Type"
+CONCRETE_TYPES = frozenset({"types.ModuleType", "types.FunctionType", "types.MethodType",
+                            "types.BuiltinFunctionType", "types.LambdaType", "types.CodeType",
+                            "types.SimpleNamespace", "types.GeneratorType"})
 NOT_ENV = object()  # env_read's answer for an expression that is not a read of the environment
 _ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
 
@@ -231,7 +236,7 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
 def runtime_test(node, fallback=None) -> tuple | None:
     """An `if` test in a form the simulator can decide when it runs, from the call's
     arguments: names, literals, not / and / or, `name is / == literal`, `name in literal`
-    and `isinstance(name, builtin scalar types)`; and calls without arguments of analysed
+    and `isinstance(name, builtin scalar types or CONCRETE_TYPES)`; and calls without arguments of analysed
     functions that return a constant. Any other test (or operand of not / and / or) is
     `fallback(node)`'s program, as ("eval", program), when it gives one."""
     found = _runtime_test(node, fallback)
@@ -263,8 +268,10 @@ def _runtime_test(node, fallback) -> tuple | None:
             node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
             isinstance(node.args[0], ast.Name):
         types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
-        if types and all(isinstance(t, ast.Name) and t.id in SCALAR_TYPES for t in types):
-            return ("isinstance", node.args[0].id, tuple(t.id for t in types))
+        names = tuple(t.id if isinstance(t, ast.Name) else ".".join(
+            (chain[0], *chain[1])) if (chain := attr_chain(t)) is not None else "" for t in types)
+        if names and all(n in SCALAR_TYPES or n in CONCRETE_TYPES for n in names):
+            return ("isinstance", node.args[0].id, names)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Constant):
         op = {ast.Is: "is", ast.IsNot: "is not", ast.Eq: "==", ast.NotEq: "!="}.get(

@@ -136,7 +136,9 @@ class ComputedImport:
     name (exprs.spell: strings and references evaluated when the call runs; ("opaque",) a
     part that cannot be, after its literal head); None when it
     cannot be spelled, `why` then says what it is. `anchor` spells import_module's package
-    argument (None: not given); `fromlist` None when it is not literal."""
+    argument (None: not given); `fromlist` None when it is not literal. `loop`: (name,
+    source) when the call is a comprehension's element and `name` its variable: one import
+    per value, source as ForEach's."""
 
     line: int
     call: str
@@ -146,6 +148,7 @@ class ComputedImport:
     level: int = 0
     why: str = ""
     col: int = 0
+    loop: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +164,21 @@ class ExecFile:
     path: tuple
     registers: bool = False
     package: bool | None = None  # submodule_search_locations given (None: as the file is)
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ExecSource:
+    """`loader.exec_module(m)` after `m = importlib.util.module_from_spec(spec)`,
+    `spec = importlib.util.spec_from_loader(name, loader)` and `loader = Cls(source)`, where
+    `Cls` is a loader class of the same module that only compiles and execs the string it was
+    given (a generated module): that source runs now, in a fresh module object named `name`.
+    `name` and `source` are purefn programs evaluated when it runs; `registers` as ExecFile's."""
+
+    line: int
+    name: tuple
+    source: tuple
+    registers: bool = False
     col: int = 0
 
 
@@ -405,7 +423,7 @@ def summary_items(facts: dict) -> list:
 # facts travel between processes and through the facts cache: tens of thousands of objects
 pickled_by_constructor(Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise,
                        If, Handler, Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts,
-                       ComputedImport, GetAttr, ForEach, Jump, ExecFile)
+                       ComputedImport, GetAttr, ForEach, Jump, ExecFile, ExecSource)
 
 
 def walk(events, classes: bool = False, functions: bool = False):

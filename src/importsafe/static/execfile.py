@@ -12,15 +12,22 @@ Simulator (`ExecFiles`, mixed in like ComputedImports): the analysed file at tha
 runs now in a fresh module object named `name`, in no `sys.modules` unless the code put it
 there; exec_module() does not bind it on its parent nor take it out of `sys.modules` when it
 fails, and it sets no `__spec__._initializing` (no "partially initialized" in messages).
+
+A generated module (`ExecSource`): `spec_from_loader(name, loader)` with `loader = Cls(source)`,
+where `Cls`, a class of the same module, only keeps the string and execs it compiled into the
+module's namespace. The string is evaluated by purefn when the call runs; its text is parsed
+like a file and runs as a module of its own.
 """
 from __future__ import annotations
 
 import ast
 import os
 
-from .events import ComputedImport, ExecFile
+from .discover import ModuleInfo
+from .events import ComputedImport, ExecFile, ExecSource
 from .exprs import attr_chain, path_spec, spell
 from .frames import SimError, SimUnknown
+from .purefn import NoValue, compile_expr, evaluate
 from .state import ModState
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -69,9 +76,10 @@ class Assignments:
         return name in self.found
 
 
-def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
+def exec_file_event(call: ast.Call, scope, whole_tree=None
+                    ) -> ExecFile | ExecSource | ComputedImport:
     """The recipe that ends in this `X.exec_module(m)` call, found in `scope`; else the
-    computed import that says it is not replayed."""
+    computed import that says it is not replayed. `whole_tree()`: the module's full tree."""
     line, col = call.lineno, call.col_offset
     unknown = ComputedImport(line, "exec_module", None, why=_NOT_REPLAYED, col=col)
     if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Name) or \
@@ -83,6 +91,12 @@ def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
         return unknown
     spec_name = made.args[0]
     spec = names.value(spec_name, line)
+    tree = whole_tree() if whole_tree is not None and _is_call(spec, "spec_from_loader") \
+        else None
+    if tree is not None:
+        found = _source_event(call, spec, spec_name, names, scope, tree)
+        if found is not None:
+            return found
     if not _is_call(spec, "spec_from_file_location"):
         chain = attr_chain(spec.func) if isinstance(spec, ast.Call) else None
         return unknown if chain is None else ComputedImport(
@@ -120,6 +134,194 @@ def exec_file_event(call: ast.Call, scope) -> ExecFile | ComputedImport:
     if registers is None:
         return unknown
     return ExecFile(line, parts, location, registers, package, col)
+
+
+def _source_event(call, spec, spec_name, names: Assignments, scope, tree) -> ExecSource | None:
+    """`spec_from_loader(name, loader[, origin=...])`, `loader = Cls(source)` with `Cls` a
+    string loader of this module (string_loader), `loader.exec_module(m)` or
+    `spec.loader.exec_module(m)`: the ExecSource, else None."""
+    line = call.lineno
+    if len(spec.args) != 2 or any(isinstance(a, ast.Starred) for a in spec.args) or \
+            any(k.arg not in ("origin", "is_package") for k in spec.keywords) or \
+            not isinstance(spec.args[1], ast.Name):
+        return None
+    loader = spec.args[1].id
+    receiver = call.func.value
+    if not (isinstance(receiver, ast.Name) and receiver.id == loader or
+            isinstance(receiver, ast.Attribute) and receiver.attr == "loader" and
+            isinstance(receiver.value, ast.Name) and receiver.value.id == spec_name.id):
+        return None
+    made = names.value(spec.args[1], spec.lineno)
+    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and
+            len(made.args) == 1 and not made.keywords and
+            not isinstance(made.args[0], ast.Starred)) or not string_loader(tree, made.func.id):
+        return None
+    name_node, source_node = spec.args[0], made.args[0]
+    # read when exec_module() runs: the names they read must hold what they held before
+    if any(isinstance(n, ast.Name) and names.binds(n.id) for node in (name_node, source_node)
+           for n in ast.walk(node)):
+        return None
+    name, source = compile_expr(name_node), compile_expr(source_node)
+    if name is None or source is None:
+        return None
+    registers = _registration(scope, call.args[0].id, name_node, names, line)
+    if registers is None:
+        return None
+    return ExecSource(line, name, source, registers, call.col_offset)
+
+
+_LOADER_BASES = frozenset({"Loader", "InspectLoader", "ExecutionLoader", "ResourceLoader",
+                           "SourceLoader"})
+
+
+def string_loader(tree, name: str) -> bool:
+    """Is `name` bound only by a module-level class whose instances keep the one string they
+    are made with and whose exec_module(m) execs it (compiled, or as it is) in m.__dict__,
+    with nothing else that the import machinery calls overridden (create_module)?"""
+    found = [n for n in tree.body if _binds_at_top(n, name)]
+    if len(found) != 1 or not isinstance(found[0], ast.ClassDef):
+        return False
+    cls = found[0]
+    # importlib.abc's bases define create_module(): without one module_from_spec() raises
+    if cls.keywords or cls.decorator_list or not cls.bases or \
+            not all(_loader_base(b, tree) for b in cls.bases):
+        return False
+    methods = {}
+    for node in _code(cls.body):
+        if not isinstance(node, ast.FunctionDef) or node.decorator_list or \
+                node.name in methods:
+            return False
+        methods[node.name] = node
+    if methods.keys() & {"create_module", "__new__", "__getattr__", "__getattribute__",
+                         "__setattr__", "__init_subclass__"}:
+        return False
+    kept = _kept_argument(methods.get("__init__"))
+    run = methods.get("exec_module")
+    future = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" for n in tree.body)
+    return kept is not None and run is not None and _execs_kept(run, kept, methods, future)
+
+
+def _binds_at_top(node, name: str) -> bool:
+    if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.name == name
+    return any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+               or isinstance(n, ast.alias) and (n.asname or n.name).partition(".")[0] == name
+               for n in ast.walk(node))
+
+
+def _loader_base(base, tree) -> bool:
+    chain = attr_chain(base)
+    if chain is None:
+        return False
+    if chain[0] == "importlib" and len(chain[1]) == 2 and chain[1][0] == "abc":
+        return chain[1][1] in _LOADER_BASES
+    if chain[1] or chain[0] not in _LOADER_BASES:
+        return False
+    return any(isinstance(n, ast.ImportFrom) and n.module == "importlib.abc" and n.level == 0
+               and any(a.name == chain[0] and a.asname is None for a in n.names)
+               for n in tree.body)
+
+
+def _code(body):
+    """The statements of a body but its docstring."""
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        return body[1:]
+    return body
+
+
+def _self_attr(node, self_name: str) -> str | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id == self_name:
+        return node.attr
+    return None
+
+
+def _kept_argument(init) -> str | None:
+    """The attribute `__init__(self, x)` keeps x in, when all it does is `self.a = x`."""
+    if init is None:
+        return None
+    args = init.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if len(params) != 2 or args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
+        return None
+    body = _code(init.body)
+    if len(body) != 1 or not isinstance(body[0], ast.Assign) or len(body[0].targets) != 1:
+        return None
+    kept = _self_attr(body[0].targets[0], params[0])
+    value = body[0].value
+    return kept if isinstance(value, ast.Name) and value.id == params[1] else None
+
+
+def _returns(method) -> ast.expr | None:
+    body = _code(method.body) if method is not None else ()
+    return body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+
+
+def _execs_kept(run, kept: str, methods, future: bool) -> bool:
+    """exec_module(self, m): assignments of the kept string (`self.kept`, or a method that
+    returns it), of calls of call-free methods (get_filename) and of `compile(text, f,
+    "exec", dont_inherit=True)`, then `exec(code, m.__dict__)` last (a string given to exec
+    itself takes the caller's future flags: only where the module has none)."""
+    args = run.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if len(params) != 2 or args.vararg or args.kwarg or args.kwonlyargs:
+        return False
+    me, module = params
+    texts, codes = set(), set()
+    body = _code(run.body)
+    for stmt in body[:-1]:
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or \
+                not isinstance(stmt.targets[0], ast.Name):
+            return False
+        target, value = stmt.targets[0].id, stmt.value
+        texts.discard(target)
+        codes.discard(target)
+        if _self_attr(value, me) == kept:
+            texts.add(target)
+            continue
+        if isinstance(value, ast.Call) and _self_attr(value.func, me) in methods:
+            method = methods[value.func.attr]
+            returned = _returns(method)
+            if returned is None or not method.args.args or any(isinstance(n, ast.Call) for n in ast.walk(returned)) \
+                    or not all(isinstance(a, (ast.Name, ast.Attribute, ast.Constant))
+                               for a in value.args) or value.keywords:
+                return False
+            if _self_attr(returned, method.args.args[0].arg) == kept:
+                texts.add(target)
+            continue
+        if _is_compile(value, texts):
+            codes.add(target)
+            continue
+        return False
+    if not body or not isinstance(body[-1], ast.Expr):
+        return False
+    last = body[-1].value
+    if not (isinstance(last, ast.Call) and isinstance(last.func, ast.Name) and
+            last.func.id == "exec" and len(last.args) == 2 and not last.keywords):
+        return False
+    code, namespace = last.args
+    if not isinstance(code, ast.Name) or code.id not in codes and (
+            code.id not in texts or future):
+        return False
+    return (
+        attr_chain(namespace) == (module, ("__dict__",)) or
+        isinstance(namespace, ast.Call) and isinstance(namespace.func, ast.Name) and
+        namespace.func.id == "vars" and len(namespace.args) == 1 and
+        isinstance(namespace.args[0], ast.Name) and namespace.args[0].id == module)
+
+
+def _is_compile(value, texts) -> bool:
+    """`compile(text, filename, "exec", dont_inherit=True)`: the string alone decides what
+    it compiles to (inherited future flags would not)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and
+            value.func.id == "compile" and len(value.args) == 3 and
+            isinstance(value.args[0], ast.Name) and value.args[0].id in texts and
+            isinstance(value.args[2], ast.Constant) and value.args[2].value == "exec"):
+        return False
+    keywords = {k.arg: k.value for k in value.keywords}
+    inherit = keywords.pop("dont_inherit", None)
+    return not keywords and isinstance(inherit, ast.Constant) and inherit.value is True
 
 
 def _is_call(node, function: str) -> bool:
@@ -199,7 +401,33 @@ class ExecFiles:
                              "that make it another kind of module")
         self.exec_fresh(info, ev.registers, where)
 
-    def exec_fresh(self, info, registers: bool, where: str) -> None:
+    def e_ExecSource(self, ev: ExecSource, frame):
+        path = frame.module.info.path
+        where = f"exec_module() at {path}:{ev.line}"
+        try:
+            name = evaluate(ev.name, self._pure_name, frame)
+            source = evaluate(ev.source, self._pure_name, frame)
+        except NoValue:
+            name = source = None
+        if name.__class__ is not str or source.__class__ is not str:
+            raise SimUnknown(f"{where}: the name or the source of the module it generates "
+                             "cannot be evaluated statically")
+        if name.partition(".")[0] in self.program.tops:
+            raise SimUnknown(f"{where}: the module it generates is named '{name}', within the "
+                             "analysed code")
+        if "__file__" in source:  # set or not by the spec's origin: not modelled
+            raise SimUnknown(f"{where}: the module it generates reads __file__")
+        facts = self.program.generated.get((name, source))
+        if facts is None:
+            # parsed as a file is; no code of it runs (facts_from_source only reads the text)
+            from .facts import facts_from_source  # facts imports this module
+            facts = facts_from_source(source, name, f"<{name}, generated at {path}:{ev.line}>",
+                                      False, self.program.target_version, nested=False)
+            self.program.generated[(name, source)] = facts
+        info = ModuleInfo(name, facts.path, "module", frame.module.info.root)
+        self.exec_fresh(info, ev.registers, where, facts)
+
+    def exec_fresh(self, info, registers: bool, where: str, facts=None) -> None:
         name = info.name
         # read even when not replaced: an absent name is then one a recording made, whose
         # epochs its replay restores
@@ -217,7 +445,7 @@ class ExecFiles:
             self.stale_log.append((name, epoch))
         self.stack.append(st)
         try:
-            self.run_code(st, self.facts[name])
+            self.run_code(st, self.facts[name] if facts is None else facts)
         finally:
             self.stack.pop()
             self.write(st, "status", "done")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import string
+from dataclasses import replace
 
 from .events import Bind, Call, ComputedImport, GetAttr, Import, SetAttr, Use
 
@@ -289,7 +290,28 @@ def _target_names(node, out: list[str]) -> None:
             stack.append(n.value)
 
 
-def _comprehension(node, stack: list) -> None:
+_CONSUMERS = frozenset({"tuple", "list", "set", "frozenset", "sorted"})
+
+
+def _loop_of(node, consumed: set) -> tuple | None:
+    """(name, source) of a comprehension that evaluates its element once per value of a
+    known iterable, in order (`tuple(import_module(n) for n in NAMES)`): one generator over a
+    Name target, no `if`; a generator expression only where a builtin consumes it at once."""
+    if node.__class__ is ast.DictComp or len(node.generators) != 1 or \
+            node.__class__ is ast.GeneratorExp and id(node) not in consumed:
+        return None
+    gen = node.generators[0]
+    if gen.ifs or gen.is_async or gen.target.__class__ is not ast.Name:
+        return None
+    from .shapes import _literal_values, _loop_source  # shapes imports this module
+    values = _literal_values(gen.iter)
+    source = ("values", values) if values is not None else _loop_source(gen.iter)
+    if source is None or source[0] not in ("values", "name"):
+        return None
+    return gen.target.id, source
+
+
+def _comprehension(node, stack: list, consumed: set = frozenset()) -> None:
     """Push a comprehension so it runs as CPython does: the first iterable in the enclosing
     scope, everything else in a scope where the loop targets are local."""
     gens = node.generators
@@ -307,7 +329,7 @@ def _comprehension(node, stack: list) -> None:
         inner.append(node.elt)
     stack.append(("pop", names))
     stack.extend(reversed(inner))
-    stack.append(("push", names))
+    stack.append(("push", names, _loop_of(node, consumed)))
     stack.append(gens[0].iter)
 
 
@@ -317,6 +339,8 @@ def expr_events(root, import_call=None, decide=None) -> list:
     short-circuiting `and` / `or` that are decided statically."""
     out: list = []
     shadow: dict[str, int] = {}
+    loops: list = []  # the loop (comprehension._loop_of) of each comprehension we are in
+    consumed: set[int] = set()  # generator expressions a builtin consumes at once
     stack: list = [root]
     while stack:
         node = stack.pop()
@@ -332,7 +356,9 @@ def expr_events(root, import_call=None, decide=None) -> list:
             elif tag == "push":
                 for n in node[1]:
                     shadow[n] = shadow.get(n, 0) + 1
+                loops.append(node[2])
             else:
+                loops.pop()
                 for n in node[1]:
                     shadow[n] -= 1
                     if not shadow[n]:
@@ -357,10 +383,18 @@ def expr_events(root, import_call=None, decide=None) -> list:
                 out.append(Use(node.lineno, chain[0], chain[1]))
             continue
         if cls is ast.Call:
+            if node.func.__class__ is ast.Name and node.func.id in _CONSUMERS and \
+                    len(node.args) == 1 and node.args[0].__class__ is ast.GeneratorExp:
+                consumed.add(id(node.args[0]))
             found = import_call(node) if import_call is not None else None
             if found is not None and found[0] == "computed":
                 ev = found[1]
-                if ev.parts is not None and _shadowed(ev.parts, shadow):
+                parts = getattr(ev, "parts", None)
+                if ev.__class__ is ComputedImport and len(loops) == 1 and loops[0] and \
+                        set(shadow) == {loops[0][0]}:
+                    ev = replace(ev, loop=loops[0])  # one import per value, in order
+                elif parts is not None and _shadowed(parts, shadow) or \
+                        shadow and not hasattr(ev, "parts"):  # ExecSource in a comprehension
                     ev = ComputedImport(ev.line, getattr(ev, "call", "exec_module"), None,
                                         why="its name is computed from a comprehension's "
                                         "variable", col=ev.col)
@@ -389,7 +423,7 @@ def expr_events(root, import_call=None, decide=None) -> list:
             stack.extend(reversed(args.defaults))
             continue
         if cls in _COMPREHENSIONS:
-            _comprehension(node, stack)
+            _comprehension(node, stack, consumed)
             continue
         if decide is not None and cls is ast.IfExp:
             cond = decide(node.test)[0]

@@ -61,6 +61,22 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
         self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
         self.scope = None  # the module or function node being walked (execfile.Assignments)
+        self.parent: _Extractor | None = None  # the module's, for a function's
+        self._whole: ast.Module | bool | None = None
+
+    def whole_tree(self) -> ast.Module | None:
+        """The module's tree with every body (execfile.string_loader reads a class's
+        methods): the one walked, or a parse of the source where bodies were cut."""
+        if self.parent is not None:
+            return self.parent.whole_tree()
+        if self._whole is None:
+            self._whole = self.tree if self.bodies and self.tree is not None else False
+            if self._whole is False and self.source is not None:
+                try:
+                    self._whole = ast.parse(self.source)
+                except (SyntaxError, ValueError, RecursionError):
+                    pass
+        return self._whole or None
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
         """_key_prefix, also through a name assigned such a string earlier in the same
@@ -186,6 +202,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         sub.lazy_lines = self.lazy_lines
         sub.type_params = self.type_params
         sub.scope = node
+        sub.parent = self
         body = sub.block(node.body, FUNCTION, "function")
         if body and body[-1].__class__ is Exit and not body[-1].exception and (
                 body[-1].value is None or node.name != "__getattr__") and \
@@ -355,7 +372,9 @@ def function_from_source(source: bytes, name: str, path: str, is_package: bool,
         if node is None:
             return None
         future = _future_annotations(tree)
-    func = _Extractor(name, is_package, target, future).function(node)
+    ex = _Extractor(name, is_package, target, future)
+    ex.bodies, ex.source = False, source
+    func = ex.function(node)
     if rebinding is None:
         rebinding = declared_global(source)
     return replace(func, body=prune_reads(func.body, rebinding))

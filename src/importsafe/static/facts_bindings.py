@@ -16,6 +16,11 @@ from .shapes import (
 )
 
 
+# importlib calls that return an object or raise, never None (`if spec is None: raise`)
+_NEVER_NONE = frozenset((head, attrs) for f in ("spec_from_loader", "module_from_spec")
+                        for head, attrs in (("importlib", ("util", f)), ("util", (f,)), (f, ())))
+
+
 class Bindings:
     """Assignments, deletions and `global` as facts."""
 
@@ -209,6 +214,8 @@ class Bindings:
             read = getattr_read(value)
             if read is not None:
                 return ("getattr", read[0], read[1])
+            if attr_chain(value.func) in _NEVER_NONE:
+                return ("obj",)
         if isinstance(value, ast.Dict):
             return _dict_value(value, self._constant)
         if isinstance(value, (ast.List, ast.Tuple, ast.Set)):

@@ -9,7 +9,7 @@ from .conditions import decide_condition, narrowing, runtime_test
 from .helpers import ADD_NEWDOC, add_newdoc_read
 from .purefn import compile_expr
 from .events import (
-    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit,
+    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ComputedImport, Dynamic, Exit,
     ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
 )
 from .exprs import attr_chain
@@ -102,7 +102,8 @@ class ControlFlow:
         it runs): each pass may import another module, or read or bind another name."""
         if not events or events[0].__class__ is not Bind or not any(
                 ev.__class__ is ComputedImport or ev.__class__ is GetAttr or
-                ev.__class__ is Dynamic and (ev.key is not None or ev.update is not None)
+                ev.__class__ is Dynamic and (ev.key is not None or ev.update is not None) or
+                ev.__class__ is Call and _passes(ev, events[0].names)
                 for ev in walk(events[1:])):
             return None
         target = node.target
@@ -268,3 +269,10 @@ def _without_jumps(events) -> list:
                          final=tuple(_without_jumps(ev.final)))
         out.append(ev)
     return out
+
+
+def _passes(call: Call, names) -> bool:
+    """Does the call pass one of `names` (a loop's variables) as an argument? Then each
+    pass calls with another known value (`for name in SKIPLIST: add(name)`)."""
+    passed = call.passed
+    return passed is not None and len(passed) > 4 and any(n in names for _, n in passed[4])

@@ -65,7 +65,7 @@ class ImportStatements:
         kind = _IMPORT_CALLS.get(chain)
         if kind is None:
             if chain[1][-1:] == ("exec_module",):
-                return ("computed", exec_file_event(call, self.scope))
+                return ("computed", exec_file_event(call, self.scope, self.whole_tree))
             return None
         literal = call.args and isinstance(call.args[0], ast.Constant) \
             and isinstance(call.args[0].value, str)

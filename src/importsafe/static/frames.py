@@ -114,12 +114,13 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
 
 
 def _is_instance(value, types: tuple[str, ...]) -> object:
-    """isinstance() of a value the simulator holds and builtin scalar types, or UNDECIDED:
-    a literal's own type, and a literal container (or list of names) is none of them."""
+    """isinstance() of a value the simulator holds and builtin scalar types (or stdlib
+    types no literal is an instance of, "types.ModuleType"), or UNDECIDED: a literal's own
+    type, and a literal container (or list of names) is none of them."""
     if value is None:
         return UNDECIDED
     if value[0] == "lit":
-        return isinstance(value[1], tuple(SCALAR_TYPES[t] for t in types))
+        return isinstance(value[1], tuple(SCALAR_TYPES[t] for t in types if t in SCALAR_TYPES))
     return False if value[0] in ("dict", "all") else UNDECIDED
 
 

@@ -143,8 +143,13 @@ class NameLookup:
 
     def reads_builtin(self, name: str, frame: Frame_) -> bool:
         """Does a function's read of `name` find the builtin now (no local, no global of
-        that name, none that could be bound dynamically)?"""
+        that name, none that could be bound dynamically)? For "module.Type": is `module` a
+        global bound here (an import of it) to no module of the analysed code?"""
         st = frame.module
+        if "." in name:
+            head = name.partition(".")[0]
+            return head not in frame.local_names and self.is_external(head) and \
+                self.ns_get(st, head) is not MISSING
         return name in BUILTIN_NAMES and name not in frame.local_names and \
             self.ns_get(st, name) is MISSING and not self.wildcard_of(st) and \
             not self.dynamic_of(st)

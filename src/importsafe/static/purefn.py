@@ -182,8 +182,7 @@ def _expr(node) -> tuple:
             return ("slice", _expr(node.value), parts)
         return ("sub", _expr(node.value), _expr(key))
     if cls is ast.Call:
-        if any(isinstance(a, ast.Starred) for a in node.args) or \
-                any(k.arg is None for k in node.keywords):
+        if any(isinstance(a, ast.Starred) for a in node.args):
             raise _Unsupported
         args = tuple(_expr(a) for a in node.args)
         kwargs = tuple((k.arg, _expr(k.value)) for k in node.keywords)
@@ -455,12 +454,28 @@ class _Run:
         name, arg_nodes, kw_nodes = node[1], node[2], node[3]
         func = self.name(name, env, scope)
         args = [self.expr(a, env, scope) for a in arg_nodes]
-        kwargs = {k: self.expr(v, env, scope) for k, v in kw_nodes}
+        kwargs = self.keywords(kw_nodes, env, scope)
         if isinstance(func, Function):
             return self.call_function(func, args, kwargs)
         if isinstance(func, _Builtin):
             return func.run(self, args, kwargs)
         raise NoValue(f"call of {name}")
+
+    def keywords(self, nodes, env, scope) -> dict:
+        """Keyword arguments, `**mapping` (key None) unpacked as CPython does."""
+        out = {}
+        for key, node in nodes:
+            value = self.expr(node, env, scope)
+            if key is not None:
+                if key in out:
+                    raise NoValue("repeated keyword")
+                out[key] = value
+                continue
+            if value.__class__ is not dict or not all(k.__class__ is str for k in value) or \
+                    out.keys() & value.keys():
+                raise NoValue("** of no mapping of names")
+            out.update(value)
+        return out
 
     def call_function(self, func: Function, args, kwargs):
         params, defaults, body = func.program
@@ -493,7 +508,7 @@ class _Run:
         owner = self.expr(node[1], env, scope)
         name = node[2]
         args = [self.expr(a, env, scope) for a in node[3]]
-        kwargs = {k: self.expr(v, env, scope) for k, v in node[4]}
+        kwargs = self.keywords(node[4], env, scope)
         cls = owner.__class__
         allowed = _STR_METHODS if cls is str else _DICT_METHODS if cls is dict else \
             _LIST_METHODS if cls is list or cls is tuple else frozenset()

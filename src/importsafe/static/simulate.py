@@ -23,8 +23,8 @@ from .callreplay import CallReplay
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
-    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, ExecFile, Exit,
-    ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, ExecFile, ExecSource,
+    Exit, ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, Try, Use,
 )
 
 _EXC_BASES = {
@@ -137,7 +137,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.last_import
             elif kind == "str":
                 value = self.string_value(spec[1], frame)
-            elif kind == "dict" or kind == "lit":
+            elif kind == "dict" or kind == "lit" or kind == "obj":
                 value = spec
             elif kind == "comp":
                 value = self.list_value(spec, frame)
@@ -452,7 +452,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim, mode: str =
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile)}
+    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile, ExecSource)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:

@@ -201,6 +201,8 @@ class Program:
         # callreplay._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
         self._by_path: dict[str, ModuleInfo] | None = None
+        # (name, source) -> facts of a generated module some analysed code runs (ExecSource)
+        self.generated: dict[tuple[str, str], ModuleFacts] = {}
 
     def module_at(self, path: str) -> ModuleInfo | None:
         """The analysed module whose file is `path` (normalised), if any."""
@@ -221,6 +223,7 @@ class Program:
         other = Program(self.index, facts, memo, self.load_bodies, self.target_version,
                         self.load_functions, self._named, self.strict)
         other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
+        other.generated = self.generated
         return other
 
     @property

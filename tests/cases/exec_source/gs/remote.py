@@ -1,0 +1,4 @@
+from gs import instantiator
+
+_GENERATED = instantiator.instantiate_plain()
+forward = _GENERATED.forward

@@ -1,0 +1,3 @@
+import gs.rpc
+
+R = gs.rpc.RRef

@@ -1,0 +1,3 @@
+import gsf.rpc
+
+R = gsf.rpc.RRef
