@@ -9,6 +9,10 @@ from .purefn import BUILTINS, Function, NoValue, evaluate
 from .shapes import MAX_DICT
 from .state import MISSING, OPAQUE, ModState
 
+# builtin bases whose instances are made by type.__call__: __new__ then the class's __init__
+PLAIN_BASES = frozenset({("object", ()), ("Exception", ()), ("BaseException", ()),
+                         ("ValueError", ()), ("TypeError", ()), ("RuntimeError", ()),
+                         ("dict", ()), ("list", ())})
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
 MAX_RECURSION = 2  # the same function on the stack while the same module runs
@@ -17,13 +21,32 @@ MAX_RECURSION = 2  # the same function on the stack while the same module runs
 class CallReplay:
     """What a call at import time runs, and how a function body ends."""
 
+    shallow = 0  # > 0 while an __init__ replays: the calls it makes are not replayed
+
     def e_Call(self, ev: Call, frame):
         value = self.resolve(ev.name, ev.attrs, frame)
+        if self.shallow:
+            return
         if value[0] == "f" and value[3] is not None:
             module = self.deref(value)
             if module is not None:
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    ev.passed, self._known_arguments(ev.passed, frame))
+        elif value[0] == "c":  # a class of the analysed code: its own __init__ runs
+            module = self.deref(value)
+            known = self._known_arguments(ev.passed, frame)
+            # only when every argument is known: over opaque ones a constructor's branches
+            # are undecided, and what it does over them unknown (matplotlib's colormaps)
+            if module is not None and _all_known(ev.passed, known):
+                # its own reads and imports; what it calls stays unreplayed, as the __init__
+                # of a class never was (deep replays of constructors over arguments not known
+                # turn whole packages unknown)
+                self.shallow += 1
+                try:
+                    self.call_function(module, value[3], _with_self(ev.passed),
+                                       _shifted(known))
+                finally:
+                    self.shallow -= 1
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
@@ -98,6 +121,26 @@ class CallReplay:
             self.calls.pop()
             self.recursing.pop()
 
+    def class_value(self, ev, frame):
+        """What a class statement binds: ("c", module, epoch, its __init__) when a call of
+        it runs just that __init__ (events.ClassBody: its bases analysed classes of that
+        kind, or builtin ones), else an opaque value."""
+        if ev.init is None:
+            return OPAQUE
+        for chain in ev.bases:
+            if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
+                    chain == ("types", ("ModuleType",)) and \
+                    self.reads_builtin("types.ModuleType", frame):
+                continue
+            try:
+                base = self.resolve(chain[0], chain[1], frame)
+            except (SimError, SimUnknown):
+                return OPAQUE
+            if base[0] != "c":
+                return OPAQUE
+        module = frame.module
+        return ("c", module.name, module.epoch, ev.init)
+
     def returned_literal(self, name: str, attrs: tuple, frame):
         """What a call `name.attrs()` returns when the function is analysed and its body is
         only `return <constant>` (`config.is_fbcode()`), as ("lit", value); else None."""
@@ -130,6 +173,21 @@ class CallReplay:
             return bool(evaluate(program, self._pure_name, frame))
         except NoValue:
             return UNDECIDED
+
+    def module_known(self, how: str, program, frame) -> object:
+        """Is the analysed module the program names in sys.modules now ("loaded"), or one
+        that exists ("exists": find_spec finds it)? UNDECIDED for other modules: what is
+        installed or imported outside the analysed code is not known."""
+        try:
+            name = evaluate(program, self._pure_name, frame)
+        except NoValue:
+            return UNDECIDED
+        if name.__class__ is not str or name.startswith(".") or \
+                name.partition(".")[0] not in self.program.tops:
+            return UNDECIDED
+        if how == "loaded":
+            return self.state(name) is not None
+        return name in self.program.index
 
     def _pure_name(self, scope, name: str):
         """What a name read by pure code holds, for purefn: ("data", value), ("func", f) or
@@ -202,6 +260,30 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
 
 
 _SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def _with_self(passed):
+    """A call's arguments as `__init__` gets them: the new object first."""
+    if passed is None:
+        return None
+    n_positional, keywords, objects, *rest = passed
+    return (n_positional + 1, keywords, objects + 1, *(_shifted(part) for part in rest))
+
+
+def _all_known(passed, known: tuple) -> bool:
+    """Does a call pass only arguments whose values are known (literals, known values of
+    names, leading objects)?"""
+    if passed is None:
+        return False
+    n_positional, keywords, objects = passed[:3]
+    given = {k for k, _ in passed[3]} if len(passed) > 3 else set()
+    given.update(k for k, _ in known)
+    given.update(range(objects))
+    return all(i in given for i in range(n_positional)) and all(k in given for k in keywords)
+
+
+def _shifted(known: tuple) -> tuple:
+    return tuple((k + 1 if k.__class__ is int else k, v) for k, v in known)
 
 
 def _data(value):

@@ -246,7 +246,45 @@ def runtime_test(node, fallback=None) -> tuple | None:
     return found
 
 
+_FIND_SPEC = frozenset({("importlib", ("util", "find_spec")), ("util", ("find_spec",)),
+                        ("find_spec", ())})
+
+
+def _module_test(node, fallback) -> tuple | None:
+    """("module", how, program, negate) for `sys.modules.get(X[, None]) is not None` (how
+    "loaded"), `X in sys.modules` ("loaded"), `importlib.util.find_spec(X) is not None`
+    ("exists"), also with the call under a walrus, X a purefn program; else None."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1 or fallback is None:
+        return None
+    left, op, right = node.left, node.ops[0], node.comparators[0]
+    if isinstance(op, (ast.In, ast.NotIn)) and attr_chain(right) == ("sys", ("modules",)):
+        program = fallback(left)
+        return ("module", "loaded", program, isinstance(op, ast.NotIn)) if program else None
+    if not isinstance(op, (ast.Is, ast.IsNot)) or not (
+            isinstance(right, ast.Constant) and right.value is None):
+        return None
+    call = left.value if isinstance(left, ast.NamedExpr) else left
+    if not isinstance(call, ast.Call) or call.keywords or not call.args or \
+            isinstance(call.args[0], ast.Starred):
+        return None
+    chain = attr_chain(call.func)
+    if chain == ("sys", ("modules", "get")) and (len(call.args) == 1 or len(call.args) == 2 and
+                                                 isinstance(call.args[1], ast.Constant) and
+                                                 call.args[1].value is None):
+        how = "loaded"
+    elif chain in _FIND_SPEC and len(call.args) == 1:
+        how = "exists"
+    else:
+        return None
+    program = fallback(call.args[0])
+    # `is not None` holds when the module is there: negate for `is None`
+    return ("module", how, program, isinstance(op, ast.Is)) if program else None
+
+
 def _runtime_test(node, fallback) -> tuple | None:
+    found = _module_test(node, fallback)
+    if found is not None:
+        return found
     if isinstance(node, ast.Name):
         return ("name", node.id)
     if isinstance(node, ast.Constant):

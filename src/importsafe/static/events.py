@@ -287,11 +287,17 @@ class Def:
 
 @dataclass(frozen=True, slots=True)
 class ClassBody:
-    """Runs the class body in its own namespace, then binds the class name."""
+    """Runs the class body in its own namespace, then binds the class name. `init`: the
+    class's own `__init__`, replayed when the class is called at import time, when nothing
+    else decides what a call of it does (no decorator, metaclass, `__new__`); `bases` the
+    base classes as attribute chains, each to be an analysed class of that kind or a
+    builtin one (callreplay.PLAIN_BASES) for the replay."""
 
     line: int
     name: str
     body: tuple
+    init: "FunctionFacts | None" = None
+    bases: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,36 +36,93 @@ _NOT_REPLAYED = "a module run by a loader's exec_module() is not replayed"
 
 # -- facts ------------------------------------------------------------------------------
 class Assignments:
-    """`name = value` statements of one scope (nested scopes left out), by name: a name used
-    on a line stands for its value when exactly one statement binds it before that line, and
-    that one is such an assignment."""
+    """`name = value` statements (and `(name := value)`) of one scope (nested scopes left
+    out), by name: a name used on a line stands for its value when the last statement that
+    binds it before that line is such an assignment in a block that encloses the line, with
+    no binding later in a loop around the line (or when exactly one statement binds it
+    before that line)."""
 
     def __init__(self, scope):
-        self.found: dict[str, list[tuple[int, ast.expr | None]]] = {}
-        stack = list(scope.body) if scope is not None else []
+        # name -> (line, value or None when bound some other way, block path)
+        self.found: dict[str, list[tuple[int, ast.expr | None, tuple]]] = {}
+        self.statements: list[tuple[int, int, tuple]] = []  # (first, last line, block path)
+        self.loops: list[tuple[int, int]] = []
+        if scope is not None:
+            self._block(scope.body, ())
+
+    def _block(self, stmts, path: tuple) -> None:
+        path = (*path, id(stmts))
+        for stmt in stmts:
+            if isinstance(stmt, _NESTED):
+                continue
+            self.statements.append((stmt.lineno, stmt.end_lineno or stmt.lineno, path))
+            if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+                self.loops.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name):
+                self._add(stmt.targets[0].id, stmt.lineno, stmt.value, path)
+                self._nodes(stmt.value, path)
+                continue
+            for value in ast.iter_fields(stmt):
+                self._field(value[1], path)
+
+    def _field(self, value, path) -> None:
+        items = value if isinstance(value, list) else [value]
+        if items and isinstance(items[0], ast.stmt):
+            self._block(value, path)
+            return
+        for item in items:
+            if isinstance(item, (ast.excepthandler, ast.match_case)):
+                for field in ast.iter_fields(item):
+                    self._field(field[1], path)
+            elif isinstance(item, ast.AST):
+                self._nodes(item, path)
+
+    def _nodes(self, root, path) -> None:
+        stack = [root]
         while stack:
             node = stack.pop()
             if isinstance(node, _NESTED):
                 continue
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
-                    isinstance(node.targets[0], ast.Name):
-                self._add(node.targets[0].id, node.lineno, node.value)
+            if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                self._add(node.target.id, node.lineno, node.value, path)
                 stack.append(node.value)
                 continue
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                self._add(node.id, node.lineno, None)  # bound some other way: not followed
+                self._add(node.id, node.lineno, None, path)  # bound some other way
             stack.extend(ast.iter_child_nodes(node))
 
-    def _add(self, name: str, line: int, value) -> None:
-        self.found.setdefault(name, []).append((line, value))
+    def _add(self, name: str, line: int, value, path: tuple) -> None:
+        self.found.setdefault(name, []).append((line, value, path))
+
+    def _path_at(self, line: int) -> tuple | None:
+        best = None
+        for first, last, path in self.statements:
+            if first <= line <= last and (best is None or len(path) > len(best)):
+                best = path
+        return best
 
     def value_at(self, node, line: int):
         """(line, expression) of the assignment whose value the name `node` holds on `line`,
         else None."""
         if not isinstance(node, ast.Name):
             return None
-        before = [(at, v) for at, v in self.found.get(node.id, ()) if at < line]
-        return before[0] if len(before) == 1 and before[0][1] is not None else None
+        bindings = self.found.get(node.id, ())
+        before = [b for b in bindings if b[0] < line]
+        if len(before) == 1:
+            return before[0][:2] if before[0][1] is not None else None
+        if not before:
+            return None
+        last = max(before, key=lambda b: b[0])
+        if last[1] is None or sum(b[0] == last[0] for b in before) > 1:
+            return None
+        path = self._path_at(line)
+        if path is None or path[:len(last[2])] != last[2]:
+            return None  # in a branch the line's block does not pass through
+        if any(b[0] >= line and first <= line <= end and first <= b[0] <= end
+               for b in bindings for first, end in self.loops):
+            return None  # a later binding in a loop around the line may come round
+        return last[:2]
 
     def value(self, node, line: int):
         """The expression the name `node` holds on `line`, else None."""
@@ -97,7 +154,8 @@ def exec_file_event(call: ast.Call, scope, whole_tree=None
         found = _source_event(call, spec, spec_name, names, scope, tree)
         if found is not None:
             return found
-    if not _is_call(spec, "spec_from_file_location"):
+    found_by_name = _is_call(spec, "find_spec") and len(spec.args) == 1 and not spec.keywords
+    if not _is_call(spec, "spec_from_file_location") and not found_by_name:
         chain = attr_chain(spec.func) if isinstance(spec, ast.Call) else None
         return unknown if chain is None else ComputedImport(
             line, "exec_module", None, col=col, why=f"the module it runs is made by "
@@ -109,6 +167,17 @@ def exec_file_event(call: ast.Call, scope, whole_tree=None
         if not (isinstance(held, ast.Attribute) and held.attr == "loader" and
                 isinstance(held.value, ast.Name) and held.value.id == spec_name.id):
             return unknown
+    if found_by_name:  # the recipe "Checking if a module can be imported"
+        name_node = spec.args[0]
+        parts = spell(names.value(name_node, spec.lineno) or name_node)
+        if parts is None or any(p.__class__ is tuple and len(p) > 1 and names.binds(p[1])
+                                for p in parts):
+            return ComputedImport(line, "exec_module", None, col=col,
+                                  why="its module name cannot be evaluated statically")
+        registers = _registration(scope, call.args[0].id, name_node, names, line)
+        if registers is None:
+            return unknown
+        return ExecFile(line, parts, ("found",), registers, None, col)
     given = dict(zip(("name", "location"), spec.args))
     given.update((k.arg, k.value) for k in spec.keywords)
     if len(spec.args) > 2 or set(given) - {"name", "location", "submodule_search_locations"} \
@@ -378,6 +447,9 @@ class ExecFiles:
 
     def e_ExecFile(self, ev: ExecFile, frame):
         where = f"exec_module() at {frame.module.info.path}:{ev.line}"
+        if ev.path == ("found",):
+            self._exec_found(ev, frame, where)
+            return
         found = self.path_value(ev.path, frame)
         if found is None or not found[1]:
             raise SimUnknown(f"{where}: the file it runs cannot be found statically")
@@ -399,6 +471,23 @@ class ExecFiles:
         if ev.package is not None and ev.package != info.is_package:
             raise SimUnknown(f"{where}: runs {info.path} with submodule_search_locations "
                              "that make it another kind of module")
+        self.exec_fresh(info, ev.registers, where)
+
+    def _exec_found(self, ev: ExecFile, frame, where: str) -> None:
+        """exec_module() of the spec find_spec(name) found (its parent imported by the
+        find_spec call itself): the module `name` runs now, in a fresh module object; an
+        external module is assumed to run fine; a module that does not exist has no spec
+        (None), so this code does not run."""
+        name = self.spell(ev.parts, frame)
+        if name is None:
+            raise SimUnknown(f"{where}: its module name cannot be evaluated statically")
+        if self.is_external(name):
+            return
+        info = self.program.index.get(name)
+        if info is None or info.kind not in ("module", "package"):
+            if info is None:
+                return
+            raise SimUnknown(f"{where}: runs '{name}', which is no source module")
         self.exec_fresh(info, ev.registers, where)
 
     def e_ExecSource(self, ev: ExecSource, frame):

@@ -243,9 +243,35 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             chain = attr_chain(dec)
             if chain is not None:
                 out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
-        out.append(ClassBody(node.lineno, node.name, body))
+        init = self._own_init(node)
+        out.append(ClassBody(node.lineno, node.name, body, init,
+                             tuple(attr_chain(b) for b in node.bases) if init else ()))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
+
+    def _own_init(self, node) -> FunctionFacts | None:
+        """The facts of the class's own `__init__`, when a call of the class runs just it:
+        no decorator, keyword (metaclass) or `__new__`, bases that are attribute chains, one
+        undecorated def of `__init__` in the body and no other binding of it."""
+        if node.decorator_list or node.keywords or \
+                any(attr_chain(b) is None for b in node.bases):
+            return None
+        found = None
+        for stmt in node.body:
+            names = [stmt.name] if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                     ast.ClassDef)) else \
+                [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and
+                 not isinstance(n.ctx, ast.Load)] if not isinstance(stmt, ast.Expr) else []
+            if "__new__" in names or "__init__" in names and (
+                    found is not None or not isinstance(stmt, ast.FunctionDef)):
+                return None
+            if "__init__" in names:
+                found = stmt
+        if found is None or found.decorator_list or not found.args.args or \
+                not self.bodies and len(found.body) == 1 and \
+                isinstance(found.body[0], ast.Pass):
+            return None  # a body skim cut (its defs kept whole are those of `__init__`)
+        return self.function(found)
 
     def s_TypeAlias(self, node, out, guard, scope):
         self.bind([node.name.id], node.lineno, out, scope)  # value is lazily evaluated
@@ -265,7 +291,7 @@ def without_reads(events, names: frozenset[str]) -> list:
         if cls in (Use, Call) and ev.name in names:
             continue
         if cls is ClassBody:
-            ev = ClassBody(ev.line, ev.name, tuple(without_reads(ev.body, names)))
+            ev = replace(ev, body=tuple(without_reads(ev.body, names)))
         elif cls is Def and ev.func is not None and ev.func.body is not None:
             ev = Def(ev.line, ev.name, replace(ev.func, body=tuple(without_reads(ev.func.body,
                                                                                 names))))
@@ -450,11 +476,16 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
     return replace(facts, nested_imports=below) if below else facts
 
 
+_INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)
+
+
 def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
                    target: TargetVersion, stub: tuple | None = None) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
-    skimmed = _skeleton(source, path)
+    # the bodies of `__init__` methods stay: a call of the class at import time runs them
+    inits = frozenset(source.count(b"\n", 0, m.start()) + 1 for m in _INIT_DEF.finditer(source))
+    skimmed = _skeleton(source, path, inits)
     if skimmed is None:
         return None
     return extract(skimmed[0], name, path, is_package, target, False, source=source,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..model import ErrorInfo
 from .conditions import SCALAR_TYPES
-from .events import Exit, If, Try
+from .events import Call, Exit, If, Try, Use
 
 
 class SimError(Exception):
@@ -40,7 +40,9 @@ class FunctionReturn(Exception):
 
 
 def may_exit(ev: If) -> bool:
-    stack = [*ev.body, *ev.orelse]
+    """Can the `if` leave the function? A branch that is only a `raise` is a guard, assumed
+    not to fire (as a module-level one is): `if spec.loader is None: raise ...`."""
+    stack = [*(() if _guard(ev.body) else ev.body), *(() if _guard(ev.orelse) else ev.orelse)]
     while stack:
         e = stack.pop()
         if e.__class__ is Exit:
@@ -52,24 +54,44 @@ def may_exit(ev: If) -> bool:
     return False
 
 
+# what a "cannot happen" check raises; not AttributeError, ImportError or KeyError, which
+# __getattr__ and optional imports raise as answers
+_GUARD_ERRORS = frozenset({"AssertionError", "RuntimeError", "TypeError", "ValueError",
+                           "NotImplementedError", "SystemError"})
+
+
+def _guard(events) -> bool:
+    """Only `raise AssertionError(...)` or the like (its name read and called, then the
+    exit)."""
+    if not events or events[-1].__class__ is not Exit:
+        return False
+    name = events[-1].exception
+    return name in _GUARD_ERRORS and all(
+        e.__class__ in (Use, Call) and e.name == name and not e.attrs for e in events[:-1])
+
+
 UNDECIDED = object()
 _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
             "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
 def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
-                  pure=None) -> object:
+                  pure=None, modules=None) -> object:
     """An `if` test (conditions.runtime_test) from the literal values the call left in
     parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a global's
     value, for `in` tests on a literal dict; `builtin(name)`: does the name read the builtin
     (for `isinstance` tests); `returned(name, attrs)`: the ("lit", value) a call of that
     function returns, or None; `pure(program)`: the truth of a purefn program's value, or
-    UNDECIDED."""
+    UNDECIDED; `modules(how, program)`: is the module named by the program's value in
+    sys.modules ("loaded") or to be found ("exists"), or UNDECIDED."""
     kind = test[0]
     if kind == "const":
         return test[1]
     if kind == "eval":
         return pure(test[1]) if pure is not None else UNDECIDED
+    if kind == "module":
+        found = modules(test[1], test[2]) if modules is not None else UNDECIDED
+        return found if found is UNDECIDED else found != test[3]
     if kind == "call":
         value = returned(test[1], test[2]) if returned is not None else None
         return bool(value[1]) if value is not None else UNDECIDED
@@ -104,9 +126,10 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
-        inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure)
+        inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure, modules)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame, lookup, builtin, returned, pure) for part in test[1]]
+    results = [evaluate_test(part, frame, lookup, builtin, returned, pure, modules)
+               for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):
         return kind == "or"

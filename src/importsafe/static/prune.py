@@ -75,8 +75,9 @@ def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen |
                                                                          rebinding)))
             pop(ev.name, None)
         elif cls is ClassBody:
-            ev = ClassBody(ev.line, ev.name,
-                           _unread_dropped(prune_reads(ev.body, rebinding, seen.copy())))
+            ev = replace(ev, body=_unread_dropped(prune_reads(ev.body, rebinding, seen.copy())),
+                         init=ev.init and replace(ev.init, body=prune_reads(ev.init.body,
+                                                                            rebinding)))
             pop(ev.name, None)
         elif cls is If:
             ev = replace(ev, body=prune_reads(ev.body, rebinding, seen.copy()),

@@ -225,7 +225,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
     def e_ClassBody(self, ev: ClassBody, frame):
         outer = frame if frame.kind == "function" else frame.outer
         self.exec_block(ev.body, Frame_("class", frame.module, outer=outer))
-        self.bind(ev.name, OPAQUE, frame)
+        self.bind(ev.name, self.class_value(ev, frame), frame)
 
     def e_If(self, ev: If, frame):
         cond = ev.cond
@@ -233,7 +233,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             decided = evaluate_test(ev.test, frame, lambda name: self.global_value(name, frame),
                                     lambda name: self.reads_builtin(name, frame),
                                     lambda name, attrs: self.returned_literal(name, attrs, frame),
-                                    lambda program: self.pure_truth(program, frame))
+                                    lambda program: self.pure_truth(program, frame),
+                                    lambda how, program: self.module_known(how, program, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if cond == "true":

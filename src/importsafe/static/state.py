@@ -58,7 +58,7 @@ class ModState:
         self.name = info.name
         self.info = info
         self.status = status  # "running" | "done" | "bare"
-        self.ns: dict = {"__name__": OPAQUE}
+        self.ns: dict = {"__name__": ("lit", info.name)}
         if info.is_package:
             self.ns["__path__"] = OPAQUE
         self.dynamic = None  # why the namespace cannot be known, if so (merge_dynamic)

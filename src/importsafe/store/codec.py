@@ -39,7 +39,7 @@ NESTED = {
     Try: {"body": "many", "handlers": "many", "orelse": "many", "final": "many"},
     FunctionFacts: {"body": "many"},
     Def: {"func": "one"},
-    ClassBody: {"body": "many"},
+    ClassBody: {"body": "many", "init": "one"},
     ForEach: {"body": "many"},
     ModuleFacts: {"body": "many", "problem": "one"},
     ErrorInfo: {"chain": "many"},
