@@ -90,6 +90,14 @@ def configure(paths, source_roots, modes, target_version, **policy):
     return config
 
 
+def env_option(command):
+    """--env NAME=VALUE (repeatable): over [tool.importsafe] env."""
+    return click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
+                        help="Analyse as if environment variable NAME were VALUE (repeatable); "
+                             "every variable not given is unset, the ordinary environment. "
+                             "Adds to [tool.importsafe] env.")(command)
+
+
 def config_option(command):
     return click.option("--config", "config_file", default=None, metavar="FILE",
                         type=click.Path(dir_okay=False),

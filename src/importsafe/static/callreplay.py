@@ -120,14 +120,15 @@ class CallReplay:
         """The value of an expression of pure code (purefn), now: calls of analysed pure
         functions evaluated on the data they are given; opaque when it cannot be."""
         try:
-            return _to_sim(evaluate(program, self._pure_name, frame), 0)
+            return _to_sim(evaluate(program, self._pure_name, frame,
+                                    versions=self.pure_version), 0)
         except NoValue:
             return OPAQUE
 
     def pure_truth(self, program, frame) -> object:
         """The truth of a purefn program's value now, for an `if`; UNDECIDED if not known."""
         try:
-            return bool(evaluate(program, self._pure_name, frame))
+            return bool(evaluate(program, self._pure_name, frame, versions=self.pure_version))
         except NoValue:
             return UNDECIDED
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins
 from dataclasses import replace
 
-from ..model import Result
+from ..model import Assumption, Result
 from .frames import (
     UNDECIDED, Frame_, FunctionReturn, LoopBreak, LoopContinue, SimError, SimUnknown,
     evaluate_test, may_exit,
@@ -20,6 +20,7 @@ from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
 from .callreplay import CallReplay
+from .depversions import DependencyVersions
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
@@ -28,6 +29,7 @@ from .events import (
 )
 
 _EXC_BASES = {
+    "KeyError": ("KeyError", "LookupError"),
     "ModuleNotFoundError": ("ModuleNotFoundError", "ImportError"),
     "ImportError": ("ImportError",),
     "ImportCycleError": ("ImportCycleError", "ImportError"),  # PEP 810, 3.15
@@ -43,7 +45,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ExecFiles, ComputedNames, ImportState):
+                ExecFiles, ComputedNames, DependencyVersions, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -236,6 +238,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                                     lambda program: self.pure_truth(program, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
+        if ev.env and cond != "unknown":
+            self.assume_environment(ev.env, ev.line, frame)
         if cond == "true":
             self._body(ev, frame)
         elif cond == "false":
@@ -272,6 +276,14 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
+
+    def assume_environment(self, variables, line: int, frame) -> None:
+        """A test decided by environment variables: the outcome rests on their values."""
+        st = frame.module
+        for name, value in variables:
+            why = f"environment variable {name} taken as unset" if value is None else \
+                f"environment variable {name} taken as {value!r} (--env)"
+            self.assume(Assumption(st.name, name, st.info.path, line, why, "environment"))
 
     def _body(self, ev: If, frame) -> None:
         """An `if`'s body, run with the names its test narrowed holding what it told."""
