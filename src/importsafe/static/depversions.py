@@ -1,9 +1,11 @@
-"""Reads of installed dependency versions in conditions, in the Simulator: `dep.__version__`,
-`dep.VERSION`, `importlib.metadata.version("dist")`, `packaging.version.parse(...)` in an
-`if` test or a value pure code computes (purefn's `versions`). An analysed module's
-attribute is read from its namespace; an external one's comes from its files
-(installed.Versions), and the outcome then rests on that version: an Assumption of kind
-"version". Mixed into the Simulator."""
+"""Reads of installed dependency versions and of environment variables by pure code, in the
+Simulator: `dep.__version__`, `dep.VERSION`, `importlib.metadata.version("dist")`,
+`packaging.version.parse(...)`, `os.environ.get(...)` in an `if` test, a value pure code
+computes or an analysed pure function it calls (purefn's `versions` and `environment`). An
+analysed module's attribute is read from its namespace; an external one's version comes
+from its files (installed.Versions) and a variable from the ones given (--env, every other
+unset); the outcome then rests on it: an Assumption of kind "version" or "environment".
+Mixed into the Simulator."""
 from __future__ import annotations
 
 from ..model import Assumption
@@ -56,6 +58,23 @@ class DependencyVersions:
         self.assume(Assumption(st.name, dotted, st.info.path, st.line,
                                version_why(dotted, found, distribution), "version"))
         return found[0]
+
+    def pure_environment(self, scope, name: str, record: bool = True):
+        """purefn's `environment` callback: the value of variable `name` (None: unset),
+        when `os` is the os module here; the outcome rests on it (with `record`)."""
+        frame = scope if scope.__class__ is Frame_ else Frame_("module", scope)
+        st = frame.module
+        if (frame.kind == "function" and "os" in frame.local_names) or \
+                self._imported_as(st.name, "os") != "os" or \
+                self.lookup_quiet("os", frame) is not OPAQUE:
+            raise NoValue("not the os module")
+        value = dict(self.program.env).get(name)
+        if record:
+            self.assume_environment(((name, value),), st.line, frame)
+        return value
+
+    def quiet_environment(self, scope, name: str):
+        return self.pure_environment(scope, name, record=False)
 
     def lookup_quiet(self, name: str, frame):
         try:

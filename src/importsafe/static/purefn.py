@@ -7,9 +7,11 @@ small plain-tuple program (cacheable facts), or None when any part of it is outs
 subset: statements `return`, `if`, assignments to local names, `for` / `break` / `continue`,
 mutating methods of containers the call made itself; expressions over literals, names,
 containers, comprehensions, comparisons, arithmetic and a fixed list of builtins and methods
-of builtin types; and reads of installed versions (`dep.__version__`,
+of builtin types; reads of installed versions (`dep.__version__`,
 `importlib.metadata.version("dist")`, `packaging.version.parse(...)`), which the caller's
-`versions` answers from files, never by importing. `evaluate` runs such a program on plain
+`versions` answers from files, never by importing; and reads of environment variables
+(`os.environ.get`, `os.getenv`, `os.environ[...]`, `in os.environ`), which its
+`environment` answers. `evaluate` runs such a program on plain
 Python data: it never calls anything but those builtins, so no user code runs; whatever it
 cannot do (a name that holds no data, an exception, a step budget spent) ends the
 evaluation with no value.
@@ -48,6 +50,8 @@ _COMPS = {ast.ListComp: "list", ast.SetComp: "set", ast.DictComp: "dict",
 # the installed versions, which `evaluate`'s `versions` resolves
 VERSION_ATTRS = frozenset({"__version__", "VERSION", "version", "__VERSION__"})
 VERSION_CALLS = frozenset({"version", "parse", "Version", "parse_version"})
+_ENVIRON = ("os", ("environ",))
+_ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
 
 
 def compile_function(node) -> tuple | None:
@@ -175,6 +179,9 @@ def _expr(node) -> tuple:
         if op is None:
             raise _Unsupported
         return ("bin", op, _expr(node.left), _expr(node.right))
+    if cls is ast.Compare and len(node.ops) == 1 and _chain(node.comparators[0]) == _ENVIRON \
+            and node.ops[0].__class__ in (ast.In, ast.NotIn):
+        return ("envin", _expr(node.left), node.ops[0].__class__ is ast.NotIn)
     if cls is ast.Compare:
         ops = []
         for op, right in zip(node.ops, node.comparators):
@@ -182,6 +189,9 @@ def _expr(node) -> tuple:
         return ("cmp", _expr(node.left), tuple(ops))
     if cls is ast.IfExp:
         return ("ifexp", _expr(node.test), _expr(node.body), _expr(node.orelse))
+    if cls is ast.Subscript and _chain(node.value) == _ENVIRON and \
+            node.slice.__class__ is not ast.Slice:
+        return ("env", _expr(node.slice), None)  # None: KeyError when unset
     if cls is ast.Subscript:
         key = node.slice
         if key.__class__ is ast.Slice:
@@ -200,6 +210,8 @@ def _expr(node) -> tuple:
             raise _Unsupported
         args = tuple(_expr(a) for a in node.args)
         kwargs = tuple((k.arg, _expr(k.value)) for k in node.keywords)
+        if _chain(node.func) in _ENV_GETS and 1 <= len(args) <= 2 and not kwargs:
+            return ("env", args[0], args[1] if len(args) == 2 else ("k", None))
         if isinstance(node.func, ast.Attribute):
             if node.func.attr not in _METHOD_NAMES:
                 chain = _chain(node.func)
@@ -300,11 +312,13 @@ class _Run:
     """One evaluation: its step budget, the call depth, and the containers it did not make
     (an argument's: mutating them would change data the simulator keeps elsewhere)."""
 
-    def __init__(self, resolve, versions=None):
+    def __init__(self, resolve, versions=None, environment=None):
         self.resolve = resolve  # (scope, name) -> ("data", value) | ("func", Function) | None
         # (scope, name, attrs, args) -> what `name.attrs` reads (args None) or returns when
         # called with args: a version string or a Release; raises NoValue
         self.versions = versions
+        # (scope, variable) -> its value, None when unset; raises NoValue (`os` is not os)
+        self.environment = environment
         self.steps = 0
         self.depth = 0
         self.foreign: set[int] = set()
@@ -467,6 +481,20 @@ class _Run:
             return self.call(node, env, scope)
         if kind == "meth":
             return self.method(node, env, scope)
+        if kind == "env" or kind == "envin":
+            if self.environment is None or (env is not None and "os" in env):
+                raise NoValue(kind)
+            name = self.expr(node[1], env, scope)
+            if name.__class__ is not str:
+                raise NoValue("a variable name that is not a string")
+            value = self.environment(scope, name)
+            if kind == "envin":
+                return (value is not None) != node[2]
+            if value is None:
+                if node[2] is None:
+                    raise NoValue("KeyError")  # os.environ[NAME] of an unset variable
+                return self.expr(node[2], env, scope)
+            return value
         if kind == "ver" or kind == "xcall":
             if self.versions is None or (env is not None and node[1] in env):
                 raise NoValue(kind)  # (a local of that name is no module)
@@ -789,11 +817,13 @@ BUILTINS = {name: (_TypeName(name) if name in _TYPES else _Builtin(name)) for na
     "reversed", "dict", "set", "bytes")}
 
 
-def evaluate(program: tuple, resolve, scope, env: dict | None = None, versions=None):
+def evaluate(program: tuple, resolve, scope, env: dict | None = None, versions=None,
+             environment=None):
     """The value of an expression program, names read through `resolve(scope, name)`
     (("data", value), ("func", Function) or None) after `env`, installed versions through
-    `versions` (see _Run); raises NoValue."""
-    run = _Run(resolve, versions)
+    `versions` and environment variables through `environment` (see _Run); raises
+    NoValue."""
+    run = _Run(resolve, versions, environment)
     for given in (env or {}).values():
         run.mark_foreign(given)
     try:
