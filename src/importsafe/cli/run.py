@@ -11,7 +11,7 @@ from ..model import DEFAULT_TIMEOUT
 from ..report import json as json_report
 from ..report.source import printable, printable_lines
 from .common import (Console, Text, Progress, api, config_option, configure, fail, finish,
-                     env_option, opened_output, output_options, policy_options, show, suppress,
+                     run_env_option, opened_output, output_options, policy_options, show, suppress,
                      target_options)
 
 
@@ -41,7 +41,7 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
 @click.option("--importtime", is_flag=True,
               help="Also measure each top-level package (or --entries) with -X importtime, "
                    "eagerly and under PEP 810's global lazy mode: time and modules loaded.")
-@env_option
+@run_env_option
 @policy_options
 def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
         python, jobs, timeout, no_fork, copy, show_output, entries_file, target_version,

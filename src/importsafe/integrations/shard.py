@@ -71,6 +71,8 @@ def run_digest(config) -> str:
             h.update(repr(part).encode("utf-8", "surrogatepass") + b"\0")
     add(__version__, config.modes, config.target_version, config.skip, config.select,
         config.ignore, tuple(_shown(p) for p in config.source_roots))
+    if config.env:  # (the digest of a run without variables is what it always was)
+        add("env", config.env)
     if config.baseline:
         add("baseline", _content(config.baseline))
     for path in config.paths:
