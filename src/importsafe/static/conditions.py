@@ -74,6 +74,33 @@ def env_names(node) -> frozenset[str]:
     return frozenset(found)
 
 
+def maybe_evaluated(root, decide) -> set:
+    """The subexpressions of `root` that evaluating it may skip: operands of `and` / `or`
+    after the first and branches of conditional expressions (not decided statically),
+    comprehension bodies, lambdas."""
+    found: set = set()
+    stack = [(root, False)]
+    while stack:
+        node, maybe = stack.pop()
+        if maybe:
+            found.add(node)
+        cls = node.__class__
+        if cls is ast.BoolOp:
+            goes_on = "true" if isinstance(node.op, ast.And) else "false"
+            for value in node.values:
+                stack.append((value, maybe))
+                maybe = maybe or decide(value)[0] != goes_on
+            continue
+        if cls is ast.IfExp and decide(node.test)[0] == "unknown":
+            stack.extend(((node.test, maybe), (node.body, True), (node.orelse, True)))
+            continue
+        if cls in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda):
+            stack.extend((child, True) for child in ast.iter_child_nodes(node))
+            continue
+        stack.extend((child, maybe) for child in ast.iter_child_nodes(node))
+    return found
+
+
 def _env_test(test, env=NO_ENV) -> object:
     """A test made only of one environment read: its value, compared to a literal if it is
     (`os.environ.get("X") == "1"`, `"X" in os.environ`), else NOT_ENV."""

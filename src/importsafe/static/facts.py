@@ -9,7 +9,7 @@ import ast
 import re
 from dataclasses import replace
 
-from .conditions import TargetVersion, decide_condition, environ_item
+from .conditions import TargetVersion, decide_condition, environ_item, maybe_evaluated
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
     Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If,
@@ -139,7 +139,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         """`os.environ["X"]` of a variable that is unset, where the expression surely
         evaluates it: the KeyError it raises."""
         if environ_item(node, self.env) is not None or \
-                node in _maybe_evaluated(self.expr_root, self.decide):
+                node in maybe_evaluated(self.expr_root, self.decide):
             return None
         name = node.slice.value
         return If(node.lineno, "true", (Raise(node.lineno, "KeyError", repr(name)),), (),
@@ -269,33 +269,6 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
 
     def s_TypeAlias(self, node, out, guard, scope):
         self.bind([node.name.id], node.lineno, out, scope)  # value is lazily evaluated
-
-
-def _maybe_evaluated(root, decide) -> set:
-    """The subexpressions of `root` that evaluating it may skip: operands of `and` / `or`
-    after the first and branches of conditional expressions (not decided statically),
-    comprehension bodies, lambdas."""
-    found: set = set()
-    stack = [(root, False)]
-    while stack:
-        node, maybe = stack.pop()
-        if maybe:
-            found.add(node)
-        cls = node.__class__
-        if cls is ast.BoolOp:
-            goes_on = "true" if isinstance(node.op, ast.And) else "false"
-            for value in node.values:
-                stack.append((value, maybe))
-                maybe = maybe or decide(value)[0] != goes_on
-            continue
-        if cls is ast.IfExp and decide(node.test)[0] == "unknown":
-            stack.extend(((node.test, maybe), (node.body, True), (node.orelse, True)))
-            continue
-        if cls in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda):
-            stack.extend((child, True) for child in ast.iter_child_nodes(node))
-            continue
-        stack.extend((child, maybe) for child in ast.iter_child_nodes(node))
-    return found
 
 
 # statement class -> the _Extractor method for it (s_ and the class's name)

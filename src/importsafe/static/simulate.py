@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins
 from dataclasses import replace
 
-from ..model import Assumption, Result
+from ..model import Result
 from .frames import (
     UNDECIDED, Frame_, FunctionReturn, LoopBreak, LoopContinue, SimError, SimUnknown,
     evaluate_test, may_exit,
@@ -20,7 +20,7 @@ from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
 from .callreplay import CallReplay
-from .depversions import DependencyVersions
+from .environment import OrdinaryEnvironment
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
@@ -45,7 +45,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ExecFiles, ComputedNames, DependencyVersions, ImportState):
+                ExecFiles, ComputedNames, OrdinaryEnvironment, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -276,14 +276,6 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
-
-    def assume_environment(self, variables, line: int, frame) -> None:
-        """A test decided by environment variables: the outcome rests on their values."""
-        st = frame.module
-        for name, value in variables:
-            why = f"environment variable {name} taken as unset" if value is None else \
-                f"environment variable {name} taken as {value!r} (--env)"
-            self.assume(Assumption(st.name, name, st.info.path, line, why, "environment"))
 
     def _body(self, ev: If, frame) -> None:
         """An `if`'s body, run with the names its test narrowed holding what it told."""

@@ -20,10 +20,19 @@ PARSE_VERSION = frozenset({"packaging.version.parse", "packaging.version.Version
                            "pkg_resources.parse_version"})
 
 
-class DependencyVersions:
-    """purefn's `versions` callback: what a version read gives (a str or a Release)."""
+class OrdinaryEnvironment:
+    """What the analysed code reads of its environment, and the assumptions it rests on."""
+
+    def assume_environment(self, variables, line: int, frame) -> None:
+        """A test decided by environment variables: the outcome rests on their values."""
+        st = frame.module
+        for name, value in variables:
+            why = f"environment variable {name} taken as unset" if value is None else \
+                f"environment variable {name} taken as {value!r} (--env)"
+            self.assume(Assumption(st.name, name, st.info.path, line, why, "environment"))
 
     def pure_version(self, scope, name: str, attrs: tuple, args):
+        """purefn's `versions` callback: what a version read gives (a str or a Release)."""
         frame = scope if scope.__class__ is Frame_ else Frame_("module", scope)
         st = frame.module
         if frame.kind == "function" and name in frame.local_names:
