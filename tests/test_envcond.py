@@ -242,3 +242,19 @@ def test_dependency_version_fixture_json(tmp_path):
     assert assumed["kind"] == "version" and assumed["name"] == "fakedep.__version__"
     assert assumed["why"].startswith("version of fakedep.__version__ taken as '1.4.2', read "
                                      "from ") and assumed["why"].endswith("_version.py")
+
+
+def test_a_changed_dependency_version_is_seen_through_the_caches(tmp_path):
+    import shutil
+    case = tmp_path / "site"
+    shutil.copytree(CASES / "dependency_version", case)
+    cache = tmp_path / "cache"
+
+    def outcome():
+        proc = run_cli("check", case / "depver", "--format", "json", "--cache-dir", cache,
+                       cwd=case)
+        return results(proc)[("depver.a", "normal")]["outcome"]
+    assert outcome() == "error"
+    assert outcome() == "error"  # warm
+    (case / "fakedep" / "_version.py").write_text('__version__ = version = "2.0.0"\n')
+    assert outcome() == "ok"

@@ -107,7 +107,9 @@ class Versions:
         return cls([*roots, *(p for p in extra if p and os.path.isdir(p))])
 
     def files(self) -> tuple[str, ...]:
-        return tuple(self._read)
+        """The paths read, and every root: an install or upgrade renames a `*.dist-info`
+        there (what worker processes read is not seen here)."""
+        return tuple(dict.fromkeys((*self.roots, *self._read)))
 
     def of_module(self, module: str, attr: str) -> tuple[str, str] | None:
         """(the version string `module.attr` holds, the file it was read from), or None."""
