@@ -20,8 +20,10 @@ with this checkout's importsafe (src/) and the interpreter of the benchmark venv
 (benchmarks/.work/venv, common.ensure_venv: only importsafe's pinned runtime dependencies are
 asked of it). The wheels carry no bytecode, so every function body is parsed, as in a fresh
 clone. One row per package: modules (entries), pairs (entry x mode results), ok, error,
-unknown, the unknown share, the results that carry an assumption (a non-empty "assumes" list
-in the result's JSON; 0 while importsafe writes no such field) and the check's wall time; an
+unknown, the unknown share, the results that carry an assumption of the ordinary-order rule
+(an "assumes" entry of kind "order", or of no kind) and those resting on the ordinary
+environment (kinds "environment" and "version": an environment variable or an installed
+version) and the check's wall time; an
 overall row; then each package's top unknown reasons, normalised to their idiom (module and
 file names, line numbers and quoted names stripped, so that one idiom is one row), with one
 raw example each; the same over the whole survey; then the targets, PASS or FAIL: at most 1%
@@ -111,7 +113,8 @@ VERIFY_EXTRAS: dict[str, tuple[str, ...]] = {
     "keras": ("torch==2.13.0",),  # a backend (the default, tensorflow, has no wheel on disk)
     "dask": ("dask[array,dataframe]==2026.8.0",),  # numpy and pandas, which most modules import
 }
-# --verify: environment variables for the real imports (keras picks its backend at import time).
+# --verify: environment variables for the real imports and, as --env, for the static check
+# (keras picks its backend at import time).
 VERIFY_ENV: dict[str, dict[str, str]] = {"keras": {"KERAS_BACKEND": "torch"}}
 # pip may take torch only from the CPU wheel on disk (never a newer, CUDA build).
 VERIFY_CONSTRAINTS = "torch==2.13.0\n"
@@ -315,7 +318,10 @@ def summarise(results: list[dict], base: Path) -> dict:
             "unknown": outcomes.get("unknown", 0),
             "other": sum(n for o, n in outcomes.items() if o not in ("ok", "error", "unknown")),
             "unknown_pct": 100.0 * outcomes.get("unknown", 0) / pairs if pairs else 0.0,
-            "assumes": sum(1 for r in results if r.get("assumes")),
+            "assumes": sum(1 for r in results if any(
+                a.get("kind", "order") == "order" for a in r.get("assumes", ()))),
+            "environment": sum(1 for r in results if any(
+                a.get("kind", "order") != "order" for a in r.get("assumes", ()))),
             "reasons": sorted(reasons.values(), key=lambda s: (-s["pairs"], s["idiom"])),
             # every unknown result, for --json: [entry, mode, reason]
             "unknowns": [[r.get("entry"), r.get("mode"), (r.get("reason") or "").replace(str(base) + os.sep, "")]
@@ -448,6 +454,8 @@ def verify_package(name: str, deps: Path, jobs: int, install_timeout: float, tim
     isafe, _ = importsafe_command(python=str(py), deps=deps)
     cmd = [*isafe, "check", *map(str, paths), "--source-root", str(site), "--verify", "--mode", MODES,
            "--format", "json", "-j", str(jobs)]
+    for variable, value in VERIFY_ENV.get(name, {}).items():  # the static side reads them too
+        cmd += ["--env", f"{variable}={value}"]
     # the venv's bytecode (pip compiled it) is what its imports and importsafe's skim use: no
     # PYTHONPYCACHEPREFIX here, and nothing written (importsafe's own code is compiled in memory)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
@@ -507,7 +515,7 @@ def is201_groups(items: list[dict]) -> list[dict]:
 
 def print_table(names: list[str], done: dict, skipped: dict) -> dict:
     head = (f"{'package':14} {'pin':24} {'modules':>7} {'pairs':>7} {'ok':>7} {'error':>6} {'unknown':>7} "
-            f"{'unk %':>6} {'assume':>6} {'wall s':>7}")
+            f"{'unk %':>6} {'assume':>6} {'env':>6} {'wall s':>7}")
     print("\n" + head)
     print("-" * len(head))
     total = Counter()
@@ -516,16 +524,17 @@ def print_table(names: list[str], done: dict, skipped: dict) -> dict:
             print(f"{name:14} {PINS[name]:24} skipped: {skipped[name]}")
             continue
         s = done[name]
-        for k in ("modules", "pairs", "ok", "error", "unknown", "assumes", "other"):
+        for k in ("modules", "pairs", "ok", "error", "unknown", "assumes", "environment", "other"):
             total[k] += s[k]
         total["wall_s"] += s["wall_s"]
         print(f"{name:14} {PINS[name]:24} {s['modules']:7,} {s['pairs']:7,} {s['ok']:7,} {s['error']:6,} "
-              f"{s['unknown']:7,} {s['unknown_pct']:6.2f} {s['assumes']:6,} {s['wall_s']:7.1f}")
+              f"{s['unknown']:7,} {s['unknown_pct']:6.2f} {s['assumes']:6,} "
+              f"{s.get('environment', 0):6,} {s['wall_s']:7.1f}")
     pct = 100.0 * total["unknown"] / total["pairs"] if total["pairs"] else 0.0
     print("-" * len(head))
     print(f"{'overall':14} {f'{len(done)} packages':24} {total['modules']:7,} {total['pairs']:7,} "
           f"{total['ok']:7,} {total['error']:6,} {total['unknown']:7,} {pct:6.2f} {total['assumes']:6,} "
-          f"{total['wall_s']:7.1f}")
+          f"{total['environment']:6,} {total['wall_s']:7.1f}")
     if total["other"]:
         print(f"  ({total['other']} results with another outcome)")
     return {**total, "unknown_pct": pct, "packages": len(done)}

@@ -14,11 +14,12 @@ CASES = Path(__file__).resolve().parent / "cases"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def run_cpython(roots, jobs, python=sys.executable, timeout=20):
-    """Run every (entry, mode) first import for real; one forked child each. Returns dicts."""
+def run_cpython(roots, jobs, python=sys.executable, timeout=20, variables=None):
+    """Run every (entry, mode) first import for real; one forked child each. Returns dicts.
+    `variables`: environment variables to set for the run."""
     request = {"roots": [str(r) for r in roots], "jobs": [list(j) for j in jobs],
                "timeout": timeout, "fork": True}
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **(variables or {}))
     proc = subprocess.run([python, "-S", "-B", str(PROBE), "--batch"], input=json.dumps(request),
                           capture_output=True, text=True, env=env, cwd=str(roots[0]),
                           timeout=timeout * max(1, len(jobs)) + 30)
@@ -41,6 +42,8 @@ class Expectation:
     key: tuple
     static: tuple | None  # what static analysis answers instead, where it knowingly differs
     assumes: tuple = ()  # "module.name" the static result takes as bound (ordinary-order rule)
+    env: tuple = ()  # "module.VARIABLE": environment variables the static result rests on
+    versions: tuple = ()  # "module.dependency": installed versions it rests on
 
 
 def read_expected(case_dir: Path) -> list[Expectation]:
@@ -48,7 +51,10 @@ def read_expected(case_dir: Path) -> list[Expectation]:
     optional trailing `static=unknown` (undecidable statically) or `static=ok` (the failure
     comes from an external module, which static analysis assumes importable, or from a name
     the ordinary-order rule takes as bound), and `assumes=M.X,N.Y` (the names the static
-    result takes as bound by that rule; none when absent); `#` starts a comment."""
+    result takes as bound by that rule; none when absent), `env=M.VAR,...` (the environment
+    variables read by M's code that the static result rests on) and `versions=M.dep,...`
+    (the installed versions of dependencies read by M's code it rests on); `#` starts a
+    comment."""
     out = []
     for raw in (case_dir / "expected.txt").read_text().splitlines():
         line = raw.split("#", 1)[0].split()
@@ -56,16 +62,19 @@ def read_expected(case_dir: Path) -> list[Expectation]:
             continue
         static = next((("ok",) if w == "static=ok" else ("unknown",)
                        for w in line if w.startswith("static=")), None)
-        assumes = tuple(sorted(n for w in line if w.startswith("assumes=")
-                               for n in w.split("=", 1)[1].split(",")))
-        line = [w for w in line if not w.startswith(("static=", "assumes="))]
+        listed = {key: tuple(sorted(n for w in line if w.startswith(key + "=")
+                                    for n in w.split("=", 1)[1].split(",")))
+                  for key in ("assumes", "env", "versions")}
+        line = [w for w in line if not w.startswith(("static=", "assumes=", "env=",
+                                                     "versions="))]
         entry, mode, rest = line[0], line[1], line[2:]
         if rest == ["ok"]:
             key = ("ok",)
         else:
             exc, module, name = rest
             key = ("error", exc, None if module == "-" else module, None if name == "-" else name)
-        out.append(Expectation(entry, mode, key, static, assumes))
+        out.append(Expectation(entry, mode, key, static, listed["assumes"], listed["env"],
+                               listed["versions"]))
     return out
 
 
@@ -89,6 +98,35 @@ def case_target(case_dir: Path) -> tuple[int, int]:
             major, minor = raw.split(":", 1)[1].strip().split(".")[:2]
             return int(major), int(minor)
     return (3, 11)
+
+
+def case_env(case_dir: Path) -> dict[str, str]:
+    """`# env: NAME=VALUE ...` lines in expected.txt: the environment variables the case
+    runs with (`--env` for the static analysis, set for the CPython run)."""
+    found = {}
+    for raw in (case_dir / "expected.txt").read_text().splitlines():
+        if raw.startswith("# env:"):
+            for word in raw.split(":", 1)[1].split():
+                name, _, value = word.partition("=")
+                found[name] = value
+    return found
+
+
+def case_paths(case_dir: Path) -> list[str]:
+    """A `# check: NAME ...` line in expected.txt: the paths under the case that are checked
+    (the rest of it is what they depend on: installed packages, metadata); the case itself
+    otherwise."""
+    for raw in (case_dir / "expected.txt").read_text().splitlines():
+        if raw.startswith("# check:"):
+            return [str(case_dir / name) for name in raw.split(":", 1)[1].split()]
+    return [str(case_dir)]
+
+
+def assumed_by_kind(result) -> dict[str, tuple]:
+    """A static result's assumptions as read_expected lists them, by kind."""
+    return {key: tuple(sorted(f"{a.module}.{a.name}" for a in result.assumes if a.kind == kind))
+            for key, kind in (("assumes", "order"), ("env", "environment"),
+                              ("versions", "version"))}
 
 
 def case_dirs():

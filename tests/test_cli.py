@@ -335,7 +335,7 @@ def test_assumptions_in_json_cache_and_strict(tmp_path):
     cold = uses_dyn()
     assert cold["outcome"] == "ok" and cold["assumes"] == [
         {"module": "pkg.dyn", "name": "made", "file": "pkg/uses_dyn.py", "line": 2,
-         "why": "assignment into globals() (line 2)"}]
+         "why": "assignment into globals() (line 2)", "kind": "order"}]
     assert uses_dyn() == cold  # warm: the stored report
     strict = uses_dyn("--strict")
     assert strict["outcome"] == "unknown" and "assumes" not in strict

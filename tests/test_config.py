@@ -27,6 +27,7 @@ WRONG = {
     "select": ['["XX9"]', "3", '"IS101"'],
     "ignore": ['["IS9"]', "{}"],
     "effects": ['"registry"', "[1]", "3"],
+    "env": ["3", '"X=1"', "[\"X=1\"]", "{X = 1}", '{"A=B" = "1"}', "{X = true}"],
 }
 
 
@@ -49,7 +50,7 @@ def test_a_wrong_value_is_one_line_with_file_key_and_expected_type(tmp_path, key
 @pytest.mark.parametrize("key, value", [
     ("paths", '["pkg"]'), ("source-roots", '["."]'), ("modes", '["bare", "lazy"]'),
     ("target-version", '"3.15"'), ("jobs", "2"), ("pytest", "false"), ("skip", '["x.*"]'),
-    ("select", '["IS1"]'), ("ignore", '["IS302"]'),
+    ("select", '["IS1"]'), ("ignore", '["IS302"]'), ("env", '{PKG_DEBUG = "1"}'),
 ])
 def test_right_values_are_accepted(tmp_path, key, value):
     write(tmp_path, CYCLE | {"pyproject.toml": f"[tool.importsafe]\n{key} = {value}\n"})

@@ -24,7 +24,8 @@ import pytest
 import randpkg
 from importsafe import api
 from importsafe.report.json import result_dict
-from support import case_dirs, case_python, outcome_key, read_expected, run_cpython
+from support import (case_dirs, case_env, case_paths, case_python, outcome_key, read_expected,
+                     run_cpython)
 
 ROOT = Path(__file__).resolve().parents[1]
 MISBEHAVE = Path(__file__).resolve().parent / "dynamic_cases" / "misbehave"
@@ -48,15 +49,16 @@ def test_run_matches_expectations_fork_and_no_fork(case):
     python = case_python(case)  # a case written in newer syntax names its interpreter
     if python is None:
         pytest.skip(f"{case.name} needs an interpreter that is not installed here")
-    forked = api.run([str(case)], modes=modes, timeout=20, python=python)
+    paths, env = case_paths(case), case_env(case)
+    forked = api.run(paths, modes=modes, timeout=20, python=python, env=env)
     assert forked.source == "dynamic"
     assert [(r.entry, r.mode) for r in forked.results] == \
-        [(r.entry, r.mode) for r in api.check([str(case)], modes=modes).results]
+        [(r.entry, r.mode) for r in api.check(paths, modes=modes, env=env).results]
     got = keys(forked)
     assert set(got) == set(want)
     wrong = [(k, want[k], got[k]) for k in want if got[k] != want[k]]
     assert not wrong, "expected vs importsafe run:\n" + "\n".join(map(str, wrong))
-    fresh = keys(api.run([str(case)], modes=modes, timeout=20, fork=False, python=python))
+    fresh = keys(api.run(paths, modes=modes, timeout=20, fork=False, python=python, env=env))
     assert fresh == got, "fork vs --no-fork differ"
 
 
@@ -93,7 +95,8 @@ def test_verify_finds_no_disagreement(case):
     python = case_python(case)
     if python is None:
         pytest.skip(f"{case.name} needs an interpreter that is not installed here")
-    merged, dynamic = api.verify([str(case)], modes=modes, timeout=20, python=python)
+    merged, dynamic = api.verify(case_paths(case), modes=modes, timeout=20, python=python,
+                                 env=case_env(case))
     # entries whose expectations record that static analysis knowingly differs (static=ok)
     known = {(e.entry, e.mode) for e in read_expected(case) if e.static == ("ok",)}
     wrong = [d.message for d in merged.diagnostics

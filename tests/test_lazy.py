@@ -20,7 +20,8 @@ from importsafe.config.settings import requires_python_floor
 from importsafe.report.json import result_dict
 from importsafe.static.facts import facts_from_source
 from importsafe.static.simulate import simulate
-from support import case_dirs, case_python, case_target, outcome_key, read_expected, run_cpython
+from support import (case_dirs, case_env, case_paths, case_python, case_target, outcome_key,
+                     read_expected, run_cpython)
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -154,9 +155,11 @@ def test_static_lazy_mode_agrees_with_the_emulation_on_every_fixture(case):
     Entries whose expectations say static analysis knowingly differs (`static=ok`: a
     failure from an external module; `static=unknown`) are left out, as in every mode."""
     differs = {e.entry for e in read_expected(case) if e.static is not None}
-    report = importsafe.check([str(case)], modes=("lazy",), target_version=case_target(case))
+    report = importsafe.check(case_paths(case), modes=("lazy",), target_version=case_target(case),
+                              env=case_env(case))
     jobs = [(r.entry, "lazy") for r in report.results if r.entry not in differs]
-    real = {r["entry"]: outcome_key(r) for r in run_cpython([case], jobs)}
+    real = {r["entry"]: outcome_key(r) for r in run_cpython([case], jobs,
+                                                            variables=case_env(case))}
     got = {r.entry: outcome_key(result_dict(r)) for r in report.results
            if r.entry not in differs}
     assert got == real

@@ -17,6 +17,7 @@ from .static.discover import ModuleInfo
 from .static.events import ModuleFacts, summary, summary_items
 from .static.layout import InputError, Target, is_entry, resolve_layout, scan
 from .static.parallel import map_streamed, no_cyclic_gc
+from .static.installed import Versions
 from .static.parse import (PARALLEL_MIN_FILES, analysed_by_root, discover_and_parse, read_bytes,
                            read_facts, read_functions)
 from .static.simulate import iter_pairs, simulate_modules
@@ -51,28 +52,32 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
          memo: bool = True, cache_dir: str | None = None,
          summaries: dict[str, ModuleFacts] | None = None,
-         scans: dict | None = None, strict: bool = False) -> Loaded:
+         scans: dict | None = None, strict: bool = False, env=()) -> Loaded:
     """Discover and parse (facts cached in `cache_dir` when given; `summaries` of files
     unchanged since, see FactsCache; `scans` see discover_and_parse; `strict`: without the
-    ordinary-order rule); raises InputError when nothing can be analysed."""
+    ordinary-order rule; `env`: environment variables the analysed code runs with, as a
+    mapping or (name, value) pairs, every other one unset); raises InputError when nothing
+    can be analysed."""
+    env = environment(env)
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
     workers = jobs or os.cpu_count() or 1
     cache = FactsCache(cache_dir, summaries) if cache_dir else None
     watch: list[str] = []
     with no_cyclic_gc():
         index, facts, problems, imported = discover_and_parse(
-            targets, roots, target_version, workers, cache, mapped, watch, scans)
+            targets, roots, target_version, workers, cache, mapped, watch, scans, env)
     entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
                            and is_entry(n, targets, i.kind == "package")
                            and not n.endswith("__main__")))
     if not entries:
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
     program = Program(index, facts, memo=memo, named=imported, load_bodies=lambda name:
-        read_facts(index[name], target_version, bodies=True, cache=cache),
+        read_facts(index[name], target_version, bodies=True, cache=cache, env=env),
         target_version=target_version, strict=strict, load_functions=lambda name: read_functions(
             index[name], target_version, cache,
             facts[name].future_annotations if cache is None else None,
-            facts[name].def_spans if cache is None else ()))
+            facts[name].def_spans if cache is None else (), env),
+        env=env, versions=Versions.of_environment(roots))
     watch.extend(roots)
     watch.extend(ancestors_project_files(paths))
     watch.extend(info.path for info in index.values())
@@ -80,11 +85,17 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
                   scans if scans is not None else {})
 
 
+def environment(env) -> tuple[tuple[str, str], ...]:
+    """Environment variables given as a mapping or (name, value) pairs, sorted by name."""
+    items = env.items() if hasattr(env, "items") else env
+    return tuple(sorted((str(k), str(v)) for k, v in dict(items or ()).items()))
+
+
 def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
           target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
           memo: bool = True, skip: Sequence[str] = (), cache_dir: str | None = None,
           shard: tuple[int, int] | None = None, runs: RunCache | None = None,
-          keep: list | None = None, strict: bool = False) -> Report:
+          keep: list | None = None, strict: bool = False, env=()) -> Report:
     """Predict, without running any of it, the outcome of every first import under `paths`
     (but of the entries that a `skip` pattern matches). With `cache_dir`: when no path the
     last identical check read has changed, its report (runcache.py); else facts of unchanged
@@ -93,11 +104,13 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     already looked it up. `keep`: a list the loaded program is appended to, so that the caller
     decides when its memory is given back (the command line exits without: freeing a large
     program object by object is slow). `strict`: without the ordinary-order rule, what it
-    would assume stays unknown."""
+    would assume stays unknown. `env`: environment variables the analysed code runs with
+    (a mapping or (name, value) pairs); every other one is unset."""
     paths = list(paths)
+    env = environment(env)
     if cache_dir and runs is None:
         runs = RunCache(cache_dir, check_arguments(paths, modes, source_roots, target_version,
-                                                   skip, shard, strict))
+                                                   skip, shard, strict, env))
     if runs is not None and not runs.tried:
         found = runs.get()
         if found is not None:
@@ -106,14 +119,14 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     loaded = load(paths, source_roots, target_version, jobs, memo, cache_dir,
                   previous.summaries if previous is not None else None,
                   (previous.scans if previous is not None else {}) if cache_dir else None,
-                  strict)
+                  strict, env)
     if keep is not None:
         keep.append(loaded)
     workers = jobs or os.cpu_count() or 1
     todo = take_shard([(e, m) for e in unskipped(loaded.entries, skip) for m in modes], shard)
     program = loaded.program
     known: dict = {}  # (entry, mode) -> (result, the modules it created: a bit mask)
-    run_prefix = prefix(target_version) if runs is not None else None  # reads our sources
+    run_prefix = prefix(target_version, env) if runs is not None else None  # reads our sources
     traces = previous.traces if previous is not None else None
     if traces is not None and traces.prefix != run_prefix:
         traces = None
@@ -124,7 +137,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
         valid = reusable(traces, now, run_prefix) & set(todo)
         for r in previous.report.results:
             mask = traces.masks.get((r.entry, r.mode))
-            if (r.entry, r.mode) in valid and hint_holds(r, program, mask, bit):
+            if (r.entry, r.mode) in valid and hint_holds(r, program, mask, bit) and \
+                    program.versions.hold(r.assumes):
                 known[(r.entry, r.mode)] = (r, mask)
     missing = [pair for pair in todo if pair not in known]
     # normal-mode results as simulate_pairs takes them: (result, modules, loaded) each
@@ -178,7 +192,7 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
                                    key=lambda d: (d.file, d.line, d.code, d.message)))
     report = Report(results, diagnostics, "static", loaded.roots)
     if runs is not None:
-        runs.put(report, loaded.watched, loaded.scans,
+        runs.put(report, loaded.watched + program.versions.files(), loaded.scans,
                  Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo},
                         map_key, {n: f.digest for n, f in summary_items(program.facts)}),
                  {f.path: summary(f) for _, f in summary_items(program.facts) if f.digest})
@@ -212,10 +226,10 @@ def lazy_side_effects(loaded: Loaded, skip: Sequence[str] = ()) -> tuple[Diagnos
 
 def explain(paths: Iterable[str], entry: str, mode: str = "normal",
             source_roots: Sequence[str] = (), target_version: tuple[int, int] = (3, 11),
-            strict: bool = False) -> Explanation:
+            strict: bool = False, env=()) -> Explanation:
     """The full replay of one (entry, mode). `entry` is a dotted name or a module's path."""
     from .static.explain import explain_entry
-    loaded = load(paths, source_roots, target_version, memo=False, strict=strict)
+    loaded = load(paths, source_roots, target_version, memo=False, strict=strict, env=env)
     name = entry_name(entry, loaded)
     with deep_recursion():
         return explain_entry(loaded.program, name, mode)
@@ -275,13 +289,15 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
         source_roots: Sequence[str] = (), capture: bool = False,
         progress: Progress | None = None, zygotes: bool = True,
         entries: Iterable[str] | None = None, skip: Sequence[str] = (),
-        target_version: tuple[int, int] | None = None, copy: bool = False) -> DynamicReport:
+        target_version: tuple[int, int] | None = None, copy: bool = False,
+        env=()) -> DynamicReport:
     """Import, for real, every entry under `paths` first in a fresh interpreter (or a fork
     that has not imported its package), in every mode. Same entries as `check`, or only
     `entries` (dotted names, each of which must be one of them). Mode `lazy` (and explicit
     `lazy` syntax in any mode) runs under the PEP 810 emulation before Python 3.15;
     `target_version` before 3.15 makes it ignore `__lazy_modules__` (docs/lazy.md). `copy`:
-    import a temporary copy of the tree (what the code does to its files stays there)."""
+    import a temporary copy of the tree (what the code does to its files stays there).
+    `env`: environment variables set for the imports (as `check`'s `env` takes them)."""
     from .dynamic.runner import DynamicReport, ProbeError, run_jobs
     from .dynamic.verify import diagnostic
     roots, targets, mapped = resolve_layout(list(paths), list(source_roots))
@@ -310,7 +326,8 @@ def run(paths: Iterable[str], modes: Sequence[str] = MODES, python: str | None =
     try:
         ran = run_jobs(roots, todo, python=python, workers=jobs, timeout=timeout, fork=fork,
                        package_dirs=mapped, target_version=target_version,
-                       capture=capture, progress=progress, zygotes=zygotes, copy=copy)
+                       capture=capture, progress=progress, zygotes=zygotes, copy=copy,
+                       variables=dict(environment(env)))
     except ProbeError as exc:
         raise InputError(str(exc)) from None
     results = tuple(r for r, _ in ran)
@@ -329,16 +346,17 @@ def verify(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seq
            target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
            python: str | None = None, timeout: float | None = DEFAULT_TIMEOUT,
            fork: bool = True, progress: Progress | None = None,
-           skip: Sequence[str] = (), strict: bool = False) -> tuple[Report, Report]:
+           skip: Sequence[str] = (), strict: bool = False, env=()) -> tuple[Report, Report]:
     """`check` and `run` over the same paths. Returns (the static report with the comparison
     diagnostics added, the dynamic report)."""
     from .dynamic.verify import compare
     paths = list(paths)
     static = check(paths, modes=modes, source_roots=source_roots,
-                   target_version=target_version, jobs=jobs, skip=skip, strict=strict)
+                   target_version=target_version, jobs=jobs, skip=skip, strict=strict,
+                   env=env)
     dynamic = run(paths, modes=modes, python=python, jobs=jobs, timeout=timeout, fork=fork,
                   source_roots=source_roots, progress=progress, skip=skip,
-                  target_version=target_version)
+                  target_version=target_version, env=env)
     roots, targets, mapped = resolve_layout(paths, list(source_roots))
     analysed = analysed_by_root(targets, roots)  # other distributions are dependencies
     merged = Report(static.results, static.diagnostics +

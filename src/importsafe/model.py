@@ -38,15 +38,21 @@ class ErrorInfo:
 
 @dataclass(frozen=True, slots=True)
 class Assumption:
-    """A name taken as bound by the ordinary-order rule: `module` had finished running and may
-    bind names in ways facts cannot follow (`why`), and `name` was read from it at file:line.
-    Were it unbound, the read would fail in every import order (docs/modelled.md)."""
+    """What an outcome rests on without proof (docs/modelled.md, "Assumptions"). `kind`:
+    - "order": a name taken as bound by the ordinary-order rule: `module` had finished running
+      and may bind names in ways facts cannot follow (`why`), and `name` was read from it at
+      file:line. Were it unbound, the read would fail in every import order.
+    - "environment": `module`'s code at file:line read environment variable `name`, taken as
+      unset (the ordinary environment) or as given with --env (`why`).
+    - "version": `module`'s code at file:line read the installed version of `name`, taken
+      from its source or metadata (`why`)."""
 
     module: str
     name: str
     file: str
     line: int
     why: str
+    kind: str = "order"
 
 
 @dataclass(frozen=True, slots=True)

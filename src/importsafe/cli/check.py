@@ -11,8 +11,8 @@ from ..report import json as json_report
 from ..report.source import printable
 from ..store.runs import default_dir as default_cache_dir
 from .common import (Console, Text, Progress, api, config_option, configure, fail, finish,
-                     output_options, policy_options, reporter, shard, show, suppress,
-                     target_options)
+                     env_option, output_options, policy_options, reporter, shard, show,
+                     suppress, target_options)
 
 
 @click.command()
@@ -34,6 +34,7 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
               help="Also report what `importsafe fix` would change for code relying on import "
                    "side effects: modules packages no longer load, and reads of `pkg.sub` "
                    "by code that never imports `pkg.sub` itself.")
+@env_option
 @policy_options
 @click.option("--write-baseline", default=None, type=click.Path(dir_okay=False),
               metavar="FILE", help="Record today's failures in FILE (then they are baselined).")
@@ -44,22 +45,22 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
 @click.option("--cache-dir", default=None, metavar="DIR",
               help="Where facts are cached by file content (default: the user cache dir).")
 def check(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
-          target_version, jobs, verify, strict, compat, skip, select, ignore, baseline, write_baseline,
-          shard_spec, no_cache, cache_dir) -> None:
+          target_version, jobs, verify, strict, compat, env, skip, select, ignore, baseline,
+          write_baseline, shard_spec, no_cache, cache_dir) -> None:
     """Predict statically the first import of every module under PATHS, in every mode."""
     dynamic = None
     meta = None
     try:
         config = configure(paths, source_roots, modes, target_version, skip=skip,
                            select=select, ignore=ignore, baseline=baseline,
-                           config_file=config_file, jobs=jobs, strict=strict)
+                           config_file=config_file, jobs=jobs, strict=strict, env=env)
         shard_range = shard.parse_shard(shard_spec) if shard_spec else None
         if verify:
             with Progress(Console(stderr=True)) as progress:
                 report, dynamic = api.verify(
                     config.paths, modes=config.modes, source_roots=config.source_roots,
                     target_version=config.target_version, jobs=config.jobs,
-                    progress=progress, skip=config.skip, strict=config.strict)
+                    progress=progress, skip=config.skip, strict=config.strict, env=config.env)
         else:
             report = _check(config, config.jobs,
                             None if no_cache else cache_dir or default_cache_dir(), shard_range)
@@ -84,9 +85,9 @@ def check(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, c
         if compat:
             from ..fix import apply as fixing  # libcst: loaded only by the commands that rewrite code
             outcome = fixing.plan(config.paths, config.modes, config.source_roots,
-                                  config.target_version)
+                                  config.target_version, env=config.env)
             hidden = fixing.hidden_reads(config.paths, config.source_roots,
-                                         config.target_version)
+                                         config.target_version, env=config.env)
             reporter("fix").render_compat(outcome, hidden, console, base)
     show(report, fmt, base, output_file, statistics, after_text, meta=meta,
          project_file=config.config_file)
@@ -105,14 +106,15 @@ def _check(config, jobs, cache_dir, shard_range):
         from ..store.runs import RunCache, check_arguments
         runs = RunCache(cache_dir, check_arguments(config.paths, config.modes,
                                                    config.source_roots, config.target_version,
-                                                   config.skip, shard_range, config.strict))
+                                                   config.skip, shard_range, config.strict,
+                                                   config.env))
         found = runs.get()
         if found is not None:
             return found
     return api.check(config.paths, modes=config.modes, source_roots=config.source_roots,
                      target_version=config.target_version, jobs=jobs, skip=config.skip,
                      cache_dir=cache_dir, shard=shard_range, runs=runs, strict=config.strict,
-                     keep=click.get_current_context().obj)
+                     keep=click.get_current_context().obj, env=config.env)
 
 
 def _render_comparison(report, console: Console, base: str) -> None:

@@ -90,6 +90,22 @@ def configure(paths, source_roots, modes, target_version, **policy):
     return config
 
 
+ENV_HELP = ("Analyse as if environment variable NAME were VALUE (repeatable); every variable "
+            "not given is unset, the ordinary environment. Adds to [tool.importsafe] env.")
+
+
+def env_option(command, help: str = ENV_HELP):
+    """--env NAME=VALUE (repeatable): over [tool.importsafe] env."""
+    return click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
+                        help=help)(command)
+
+
+def run_env_option(command):
+    """--env for the commands that import for real: the variables are set for them."""
+    return env_option(command, "Set environment variable NAME to VALUE for the imports "
+                               "(repeatable). Adds to [tool.importsafe] env.")
+
+
 def config_option(command):
     return click.option("--config", "config_file", default=None, metavar="FILE",
                         type=click.Path(dir_okay=False),

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..config.settings import ConfigError, load_config
-from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, reporter, api)
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, env_option, reporter, api)
 
 
 @click.command()
@@ -23,7 +23,8 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, reporter, api)
 @click.option("--target-version", default=None, metavar="X.Y")
 @click.option("--strict", is_flag=True,
               help="Without the ordinary-order rule (see `check --strict`).")
-def explain(entry, paths, mode, source_roots, fmt, target_version, strict) -> None:
+@env_option
+def explain(entry, paths, mode, source_roots, fmt, target_version, strict, env) -> None:
     """Replay `import ENTRY` (a dotted name or a file) in one mode, step by step.
 
     Shows which modules ran in which order, the import statement that entered each, where
@@ -32,12 +33,12 @@ def explain(entry, paths, mode, source_roots, fmt, target_version, strict) -> No
     err = Console(stderr=True)
     try:
         config = load_config(paths, source_roots, None, target_version,
-                             paths[0] if paths else os.getcwd(), strict=strict)
+                             paths[0] if paths else os.getcwd(), strict=strict, env=env)
         where = config.paths or ((entry,) if os.path.exists(entry) else ())
         if not where:
             raise ConfigError("give the PATH that holds ENTRY (or set [tool.importsafe] paths)")
         x = api.explain(where, entry, mode, config.source_roots, config.target_version,
-                        config.strict)
+                        config.strict, config.env)
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)

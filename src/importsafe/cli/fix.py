@@ -7,7 +7,8 @@ import sys
 import click
 
 from ..config.settings import ConfigError
-from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, configure, reporter, api)
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, configure, env_option, reporter,
+                     api)
 
 
 @click.command()
@@ -22,8 +23,9 @@ from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, configure, reporte
               help="Also apply edits that break code relying on what they move.")
 @click.option("--include-tests", is_flag=True, help="Also edit test modules.")
 @click.option("--target-version", default=None, metavar="X.Y")
+@env_option
 def fix(paths, modes, source_roots, show_diff, write, unsafe, include_tests,
-        target_version) -> None:
+        target_version, env) -> None:
     """Compute the smallest verified import edits that make every first import succeed.
 
     Edits, in order of preference: defer an import into the functions that use its names;
@@ -32,15 +34,16 @@ def fix(paths, modes, source_roots, show_diff, write, unsafe, include_tests,
     """
     err = Console(stderr=True)
     try:
-        config = configure(paths, source_roots, modes, target_version)
+        config = configure(paths, source_roots, modes, target_version, env=env)
         from ..fix import apply as fixing  # libcst: loaded only by the commands that rewrite code
         outcome = fixing.fix(config.paths, config.modes, config.source_roots,
                              config.target_version, write=write, include_tests=include_tests,
-                             unsafe=unsafe)
+                             unsafe=unsafe, env=config.env)
         gone = {m for _, modules in outcome.lost for m in modules}
         shown = not show_diff or write  # the report, which names the reads the fix breaks
         hidden = fixing.hidden_reads(config.paths, config.source_roots,
-                                     config.target_version, of=gone) if gone and shown else []
+                                     config.target_version, of=gone, env=config.env) \
+            if gone and shown else []
     except (ConfigError, api.InputError) as exc:
         err.print(f"importsafe: error: {exc}", style="red", markup=False, highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)

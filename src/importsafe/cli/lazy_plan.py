@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..config.settings import ConfigError, read_table
-from .common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, Text, api, configure
+from .common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, Text, api, configure, env_option
 
 
 @click.command("lazy-plan")
@@ -33,8 +33,9 @@ from .common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Console, Text, api, configur
               help="Interpreter for --importtime (default: this one).")
 @click.option("-v", "--verbose", is_flag=True, help="List the lazy-safe statements too.")
 @click.option("-j", "--jobs", type=int, default=None, help="Parser processes (default: cores).")
+@env_option
 def lazy_plan(paths, source_roots, target_version, fmt, write, filter_path, show_diff,
-              importtime, python, verbose, jobs) -> None:
+              importtime, python, verbose, jobs, env) -> None:
     """Decide, for every module-level import under PATHS that PEP 810 allows to be lazy,
     whether making it lazy changes nothing observable (no import failure, no import-time
     effect lost or moved after a read of what it changes), and plan the change.
@@ -45,10 +46,10 @@ def lazy_plan(paths, source_roots, target_version, fmt, write, filter_path, show
     from ..lazyplan.table import TableError
     err = Console(stderr=True)
     try:
-        config = configure(paths, source_roots, None, target_version)
+        config = configure(paths, source_roots, None, target_version, env=env)
         effects = read_table(config.config_file).get("effects") if config.config_file else None
         plan = apply.lazy_plan(config.paths, config.source_roots, config.target_version,
-                               jobs, effects)
+                               jobs, effects, env=config.env)
         if show_diff or importtime:
             plan = apply.materialize(plan)
         if write or filter_path:

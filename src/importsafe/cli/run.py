@@ -11,7 +11,7 @@ from ..model import DEFAULT_TIMEOUT
 from ..report import json as json_report
 from ..report.source import printable, printable_lines
 from .common import (Console, Text, Progress, api, config_option, configure, fail, finish,
-                     opened_output, output_options, policy_options, show, suppress,
+                     run_env_option, opened_output, output_options, policy_options, show, suppress,
                      target_options)
 
 
@@ -41,10 +41,11 @@ from .common import (Console, Text, Progress, api, config_option, configure, fai
 @click.option("--importtime", is_flag=True,
               help="Also measure each top-level package (or --entries) with -X importtime, "
                    "eagerly and under PEP 810's global lazy mode: time and modules loaded.")
+@run_env_option
 @policy_options
 def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, config_file,
         python, jobs, timeout, no_fork, copy, show_output, entries_file, target_version,
-        importtime, skip, select, ignore, baseline) -> None:
+        importtime, env, skip, select, ignore, baseline) -> None:
     """Import every module under PATHS for real, first, in a fresh interpreter, in every mode:
     this runs the code (see --copy).
     Mode `lazy` is PEP 810's global lazy mode: `-X lazy_imports=all` semantics on Python
@@ -53,7 +54,7 @@ def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, con
     try:
         config = configure(paths, source_roots, modes, target_version, skip=skip,
                            select=select, ignore=ignore, baseline=baseline,
-                           config_file=config_file, jobs=jobs)
+                           config_file=config_file, jobs=jobs, env=env)
         if not timeout > 0:
             raise ConfigError("--timeout must be positive")
         entries = _read_entries(entries_file) if entries_file else None
@@ -62,7 +63,7 @@ def run(paths, modes, source_roots, fmt, output_file, exit_zero, statistics, con
                              timeout=timeout, fork=not no_fork,
                              source_roots=config.source_roots, capture=show_output,
                              progress=progress, entries=entries, skip=config.skip,
-                             target_version=config.target_version, copy=copy)
+                             target_version=config.target_version, copy=copy, env=config.env)
         report, _ = suppress.apply_policy(report, config.select, config.ignore,
                                           config.baseline,
                                           scanned=suppress.python_files(config.paths))

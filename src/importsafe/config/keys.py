@@ -15,6 +15,7 @@ KINDS = {
     "codes": 'a list of rule codes or prefixes, like ["IS101", "IS2"]',
     "jobs": "an integer from 1 to 1024",
     "table": "a table (its entries are checked where they are used)",
+    "env": 'a table of environment variables to strings, like {DEBUG = "1"}',
 }
 
 
@@ -59,6 +60,11 @@ KEYS: tuple[Key, ...] = (
     Key("strict", "boolean", "false", "Do not apply the ordinary-order rule: a name read from a "
         "finished module that may bind names dynamically stays `unknown` instead of taken as "
         "bound (docs/modelled.md).", "--strict", "bool"),
+    Key("env", "table of strings", "{} (every variable unset)", "Environment variables the "
+        "analysed code runs with, as the static analysis reads them: tests on "
+        "`os.environ` / `os.getenv` are decided with these values, every other variable "
+        "unset (the ordinary environment); `--verify` and `run` set them too. `--env` adds to "
+        "them.", "--env", "env"),
     Key("effects", "table", "{}", "Import-time effects of functions outside the analysed code, "
         "for `lazy-plan`: dotted name -> a kind (registry, patch, import-system, process, "
         "output, none) or a table {kind, state, keyed, mutates}; over the shipped table "

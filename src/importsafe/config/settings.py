@@ -38,6 +38,8 @@ class Config:
     jobs: int | None = None  # processes; None: one per core
     pytest: bool = False  # the pytest plugin is on for every run
     strict: bool = False  # the ordinary-order rule is off (docs/modelled.md)
+    # ((name, value), ...) sorted: environment variables the analysed code runs with
+    env: tuple[tuple[str, str], ...] = ()
 
 
 # --- finding and reading files ----------------------------------------------------------------
@@ -173,6 +175,12 @@ def validate(key: str, value, path: str):
     elif kind == "table":
         if not isinstance(value, dict):
             raise bad()
+    elif kind == "env":
+        if not isinstance(value, dict):
+            raise bad()
+        for name, text in value.items():
+            if not valid_env_name(name) or not isinstance(text, str) or "\0" in text:
+                raise bad(f" (entry {name!r} = {describe(text)})")
     else:
         if not _strings(value) or any(not v.strip() for v in value):
             raise bad()
@@ -201,6 +209,23 @@ def parse_version(text: str, what: str = "--target-version") -> tuple[int, int]:
         raise ConfigError(f"{what}: expected a Python version 3.0-3.{NEWEST_MINOR} like 3.11, "
                           f"not {str(text)!r}")
     return found
+
+
+def valid_env_name(name) -> bool:
+    """A name an environment variable can have: not empty, no `=`, no NUL."""
+    return isinstance(name, str) and bool(name) and "=" not in name and "\0" not in name
+
+
+def parse_env(flags, table=None) -> tuple[tuple[str, str], ...]:
+    """`--env NAME=VALUE` flags over the `env` table: ((name, value), ...) sorted."""
+    found = dict(table or {})
+    for flag in flags or ():
+        name, eq, value = flag.partition("=")
+        if not eq or not valid_env_name(name) or "\0" in value:
+            raise ConfigError(f"--env: expected NAME=VALUE (a variable name without '='), "
+                              f"not {flag!r}")
+        found[name] = value
+    return tuple(sorted(found.items()))
 
 
 def parse_jobs(value: int | None) -> int | None:
@@ -265,7 +290,7 @@ def parse_codes(value, what: str) -> tuple[str, ...]:
 
 def load_config(paths, source_roots, modes, target_version, start: str, skip=(), select=(),
                 ignore=(), baseline: str | None = None, config_file: str | None = None,
-                jobs: int | None = None, strict: bool = False) -> Config:
+                jobs: int | None = None, strict: bool = False, env=()) -> Config:
     """Flags override the file; file paths are relative to the file's directory. The file
     is `config_file` when given (--config), else the nearest one with our table."""
     if config_file is not None:
@@ -292,6 +317,7 @@ def load_config(paths, source_roots, modes, target_version, start: str, skip=(),
         jobs=parse_jobs(jobs) if jobs is not None else table.get("jobs"),
         pytest=table.get("pytest", False),
         strict=strict or table.get("strict", False),
+        env=parse_env(env, table.get("env")),
     )
 
 

@@ -625,8 +625,8 @@ def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str 
              workers: int | None = None, timeout: float | None = DEFAULT_TIMEOUT,
              fork: bool = True, capture: bool = False, progress: Progress | None = None,
              zygotes: bool = True, package_dirs: Mapping[str, str] | None = None,
-             target_version: Sequence[int] | None = None, copy: bool = False
-             ) -> list[tuple[Result, str | None]]:
+             target_version: Sequence[int] | None = None, copy: bool = False,
+             variables: Mapping[str, str] | None = None) -> list[tuple[Result, str | None]]:
     """Run every (entry, mode) for real; returns (Result, captured output) in job order.
     `package_dirs`: top-level packages in directories of their own (see link_packages).
     Mode `lazy` runs PEP 810's global lazy mode (the emulation in lazyemu.py before 3.15);
@@ -634,10 +634,11 @@ def run_jobs(roots: Sequence[str], jobs: Sequence[tuple[str, str]], python: str 
     every mode. `target_version` before 3.15: the emulation ignores `__lazy_modules__`, as
     the static side does (L2); None: it honours it, as 3.15 does. `copy`: the jobs import a
     temporary copy of the analysed packages (copy.py), and the paths reported are the
-    originals'."""
+    originals'. `variables`: environment variables set for the jobs (--env)."""
     python = resolve_python(python)
     workers = workers or os.cpu_count() or 1
     env = probe_env()
+    env.update(variables or {})
     with ended_by_signals():
         return _run_jobs(python, roots, jobs, workers, timeout, fork, capture, progress,
                          zygotes, package_dirs, target_version, env, copy)

@@ -241,7 +241,8 @@ def _assumed(static: Result, real: Result) -> bool:
     err = real.error
     return real.outcome == "error" and err is not None and \
         err.exception in ("ImportError", "AttributeError", "NameError") and \
-        any(a.module == err.module and a.name == err.name for a in static.assumes)
+        any(a.kind == "order" and a.module == err.module and a.name == err.name
+            for a in static.assumes)
 
 
 def compare(static: Report, dynamic: Report, mapped=(), analysed=None

@@ -39,8 +39,8 @@ def read_text(path: str) -> str:
 
 def plan(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), include_tests: bool = False,
-         unsafe: bool = False, loaded=None) -> FixOutcome:
-    loaded = loaded or load(paths, source_roots, target_version)
+         unsafe: bool = False, loaded=None, env=()) -> FixOutcome:
+    loaded = loaded or load(paths, source_roots, target_version, env=env)
     pairs = [(e, m) for e in loaded.entries for m in modes]
     program = loaded.program
     packages = [e for e in loaded.entries if program.index[e].kind == "package"]
@@ -63,16 +63,16 @@ def plan(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Seque
 def fix(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequence[str] = (),
         target_version: tuple[int, int] = (3, 11), write: bool = False,
         include_tests: bool = False, unsafe: bool = False,
-        hook: Callable[[str, int], None] | None = None) -> FixOutcome:
+        hook: Callable[[str, int], None] | None = None, env=()) -> FixOutcome:
     """Plan the fix; with `write`, apply it (after undoing any interrupted earlier write),
-    or write nothing and say why."""
+    or write nothing and say why. `env`: environment variables, as `api.check` takes them."""
     paths = list(paths)
-    loaded = load(paths, source_roots, target_version)
+    loaded = load(paths, source_roots, target_version, env=env)
     restored: tuple[str, ...] = ()
     if write:
         restored = tuple(recover(_directories(loaded.program)))
         if restored:
-            loaded = load(paths, source_roots, target_version)
+            loaded = load(paths, source_roots, target_version, env=env)
     outcome = plan(paths, modes, source_roots, target_version, include_tests, unsafe, loaded)
     if not write or not outcome.plan.patches:
         return FixOutcome(outcome.plan, outcome.lost, restored=restored)
@@ -142,11 +142,11 @@ def _parses(p: FilePatch) -> str | None:
 
 
 def hidden_reads(paths: Iterable[str], source_roots: Sequence[str] = (),
-                 target_version: tuple[int, int] = (3, 11), of=None
+                 target_version: tuple[int, int] = (3, 11), of=None, env=()
                  ) -> list[tuple[str, int, str, str]]:
     """`pkg.sub.attr` reads whose module never imports `pkg.sub` itself (bodies included);
     with `of` (module names), only reads of those, by modules whose source names them."""
-    loaded = load(paths, source_roots, target_version)
+    loaded = load(paths, source_roots, target_version, env=env)
     index = loaded.program.index
     words = {m.rpartition(".")[2].encode() for m in of} if of is not None else None
     full = {}
@@ -160,6 +160,6 @@ def hidden_reads(paths: Iterable[str], source_roots: Sequence[str] = (),
                 continue
             if not any(w in data for w in words):
                 continue
-        full[name] = read_facts(info, target_version, bodies=True)
+        full[name] = read_facts(info, target_version, bodies=True, env=loaded.program.env)
     found = hidden_submodule_reads(loaded.program, full)
     return found if of is None else [h for h in found if h[3] in set(of)]

@@ -382,14 +382,15 @@ def patched_program(program: Program, patches, version=(3, 11)) -> Program:
     for module, text in texts.items():
         info = program.index[module]
         facts[module] = facts_from_source(text, module, info.path, info.kind == "package",
-                                          version, bodies=False)
+                                          version, bodies=False, env=program.env)
 
     def bodies(name: str) -> ModuleFacts:
         if name in texts:
             info = program.index[name]
             return facts_from_source(texts[name], name, info.path, info.kind == "package",
-                                     version, bodies=True)
+                                     version, bodies=True, env=program.env)
         return program.load_bodies(name)
 
     return Program(program.index, facts, load_bodies=bodies,
-                   target_version=program.target_version)
+                   target_version=program.target_version, env=program.env,
+                   versions=program.versions)

@@ -63,7 +63,7 @@ class Workspace:
             info = self.program.index[module]
             self._facts_memo[key] = facts_from_source(text, module, info.path,
                                                       info.kind == "package", self.version,
-                                                      bodies)
+                                                      bodies, env=self.program.env)
         return self._facts_memo[key]
 
     def _base_functions(self, name: str):
@@ -104,7 +104,8 @@ class Workspace:
             return self._base_functions(name)
 
         return Program(self.program.index, facts, load_bodies=bodies, load_functions=functions,
-                       target_version=self.program.target_version)
+                       target_version=self.program.target_version, env=self.program.env,
+                       versions=self.program.versions)
 
     def start(self, pairs) -> list[Result]:
         program = self.program_with({})

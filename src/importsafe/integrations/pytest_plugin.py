@@ -154,7 +154,7 @@ class ImportsafePlugin:
         s = self.settings
         try:
             report = api.check(s.paths, modes=s.modes, source_roots=s.source_roots,
-                               target_version=s.target_version, skip=s.skip)
+                               target_version=s.target_version, skip=s.skip, env=s.env)
             # inline `# importsafe: ignore[...]`, select/ignore and the baseline, as `check`
             self.report, _ = apply_policy(report, s.select, s.ignore, s.baseline)
         except (api.InputError, ConfigError) as exc:
@@ -171,7 +171,7 @@ class ImportsafePlugin:
             if self._program is None:
                 s = self.settings
                 self._program = api.load(s.paths, s.source_roots, s.target_version,
-                                         memo=False).program
+                                         memo=False, env=s.env).program
             with api.deep_recursion():
                 x = explain_entry(self._program, result.entry, result.mode)
         except Exception:  # noqa: BLE001 - the result alone still says what fails

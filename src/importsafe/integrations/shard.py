@@ -71,6 +71,8 @@ def run_digest(config) -> str:
             h.update(repr(part).encode("utf-8", "surrogatepass") + b"\0")
     add(__version__, config.modes, config.target_version, config.skip, config.select,
         config.ignore, tuple(_shown(p) for p in config.source_roots))
+    if config.env:  # (the digest of a run without variables is what it always was)
+        add("env", config.env)
     if config.baseline:
         add("baseline", _content(config.baseline))
     for path in config.paths:
@@ -130,8 +132,8 @@ def result_from_dict(d: dict) -> Result:
                           tuple(Frame(f["module"], f["file"], f["line"]) for f in e["chain"]),
                           (defined["file"], defined["line"]) if defined else None)
     waived = next((k for k in ("suppressed", "baselined", "ignored") if d.get(k)), None)
-    assumes = tuple(Assumption(a["module"], a["name"], a["file"], a["line"], a["why"])
-                    for a in d.get("assumes", ()))
+    assumes = tuple(Assumption(a["module"], a["name"], a["file"], a["line"], a["why"],
+                               a.get("kind", "order")) for a in d.get("assumes", ()))
     return Result(d["entry"], d["mode"], d["outcome"], error, d.get("reason"), waived, assumes)
 
 

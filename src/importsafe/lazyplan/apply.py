@@ -79,11 +79,12 @@ def _sources(index) -> tuple[dict, list]:
 
 def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
               target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
-              effects: dict | None = None) -> LazyPlan:
+              effects: dict | None = None, env=()) -> LazyPlan:
     """Every module-level import of the code under `paths` that PEP 810 allows to be lazy:
     lazy-safe or why not, and the checked plan for the target version (its edits are made
-    by `materialize`, when they are to be shown or written)."""
-    loaded = load(list(paths), source_roots, target_version, jobs)
+    by `materialize`, when they are to be shown or written). `env`: environment variables,
+    as `api.check` takes them."""
+    loaded = load(list(paths), source_roots, target_version, jobs, env=env)
     program = loaded.program
     workers = jobs or os.cpu_count() or 1
     index = program.index

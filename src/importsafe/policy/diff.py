@@ -172,10 +172,10 @@ def _analyse_tree(rev, commit, tree, paths, modes) -> Revision:
         return Revision(rev, commit, rel, (), (), {}, {}, {})
     roots = [r for r in config.source_roots if os.path.isdir(r)]
     report = api.check(present, modes=config.modes, source_roots=roots,
-                       target_version=config.target_version, skip=config.skip)
+                       target_version=config.target_version, skip=config.skip, env=config.env)
     # inline suppressions and select/ignore count; a baseline file is about the work tree
     report, _ = apply_policy(report, config.select, config.ignore)
-    loaded = api.load(present, roots, config.target_version)
+    loaded = api.load(present, roots, config.target_version, env=config.env)
     program = loaded.program
     packages = {}
     with deep_recursion():

@@ -60,9 +60,17 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
         console.print(Text(f"{P(r.error.exception)}: {P(r.error.message)}", style="red"))
     if x.why:
         console.print(Text.assemble("why: ", P(x.why)))
-    if r.assumes:
+    order = [a for a in r.assumes if a.kind == "order"]
+    if order:
         console.print("\nassumes (the ordinary-order rule; `--strict` makes these unknown):")
-        for a in r.assumes:
+        for a in order:
             console.print(Text.assemble(
                 "  ", (P(a.name), "bold"), " is bound in ", (P(a.module), "cyan"),
                 ", read at ", (f"{P(_rel(a.file, base))}:{a.line}", "bold"), f"  ({P(a.why)})"))
+    ordinary = [a for a in r.assumes if a.kind != "order"]
+    if ordinary:
+        console.print("\nassumes (the ordinary environment; `--env NAME=VALUE` sets a variable):")
+        for a in ordinary:
+            console.print(Text.assemble(
+                "  ", (P(a.why), "bold"), ", read in ", (P(a.module), "cyan"), " at ",
+                (f"{P(_rel(a.file, base))}:{a.line}", "bold")))

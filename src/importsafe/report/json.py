@@ -45,7 +45,7 @@ def result_dict(r: Result, base: str | None = None) -> dict:
         out[r.waived] = True  # "suppressed" / "baselined" / "ignored": does not fail the run
     if r.assumes:
         out["assumes"] = [{"module": a.module, "name": a.name, "file": _rel(a.file, base),
-                           "line": a.line, "why": a.why} for a in r.assumes]
+                           "line": a.line, "why": a.why, "kind": a.kind} for a in r.assumes]
     return out
 
 

@@ -162,15 +162,26 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
     causes_said = f"; {len(real)} root cause{'s' * (len(real) != 1)}" if real else ""
     if bare_only and bare_only == len(failing):
         why = " (all bare mode only)"
-    assuming = [r for r in report.results if r.assumes]
+    assuming = [r for r in report.results if any(a.kind == "order" for a in r.assumes)]
     if assuming:
-        names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes)
+        names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes
+                              if a.kind == "order")
         shown = ", ".join(_p(n) for n in list(names)[:LIST_AT_MOST])
         more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
         plural = "s rest" if len(assuming) != 1 else " rests"
         out.append(Text(f"{len(assuming)} result{plural} on names taken as bound by the "
                         f"ordinary-order rule (bound dynamically, read after): {shown}{more}; "
                         "`explain` shows them, `--strict` makes them unknown", style="dim"))
+    resting = [r for r in report.results if any(a.kind != "order" for a in r.assumes)]
+    if resting:
+        names = dict.fromkeys(a.name for r in resting for a in r.assumes if a.kind != "order")
+        shown = ", ".join(_p(n) for n in list(names)[:LIST_AT_MOST])
+        more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
+        plural = "s rest" if len(resting) != 1 else " rests"
+        out.append(Text(f"{len(resting)} result{plural} on the ordinary environment "
+                        f"(environment variables, installed versions): {shown}{more}; "
+                        "`explain` shows them, `--env NAME=VALUE` sets a variable",
+                        style="dim"))
     entries = len({r.entry for r in report.results})
     out.append(Text(f"{entries} entries x modes {','.join(modes)}: {n_ok} ok, "
                     f"{len(failing)} failing{why}, {n_unk} unknown{extra}{causes_said}",

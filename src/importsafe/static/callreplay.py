@@ -161,16 +161,20 @@ class CallReplay:
 
     def pure_value(self, program, frame):
         """The value of an expression of pure code (purefn), now: calls of analysed pure
-        functions evaluated on the data they are given; opaque when it cannot be."""
+        functions evaluated on the data they are given; opaque when it cannot be. (A value
+        read from the environment is no assumption yet: a test on it decides nothing here,
+        and most such values are settings that decide nothing at all.)"""
         try:
-            return _to_sim(evaluate(program, self._pure_name, frame), 0)
+            return _to_sim(evaluate(program, self._pure_name, frame, versions=self.pure_version,
+                                    environment=self.quiet_environment), 0)
         except NoValue:
             return OPAQUE
 
     def pure_truth(self, program, frame) -> object:
         """The truth of a purefn program's value now, for an `if`; UNDECIDED if not known."""
         try:
-            return bool(evaluate(program, self._pure_name, frame))
+            return bool(evaluate(program, self._pure_name, frame, versions=self.pure_version,
+                                 environment=self.pure_environment))
         except NoValue:
             return UNDECIDED
 

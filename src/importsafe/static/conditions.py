@@ -1,7 +1,7 @@
 """Deciding `if` tests statically: TYPE_CHECKING, `__name__ == "__main__"`, sys.version_info
 against the target version, sys.platform / os.name against the platform importsafe runs on,
-reads of environment variables (taken as unset: the ordinary environment), and names bound to
-literals earlier in the module."""
+reads of environment variables (unset, as in the ordinary environment, unless given with
+--env), and names bound to literals earlier in the module."""
 from __future__ import annotations
 
 import ast
@@ -22,29 +22,107 @@ CONCRETE_TYPES = frozenset({"types.ModuleType", "types.FunctionType", "types.Met
                             "types.SimpleNamespace", "types.GeneratorType"})
 NOT_ENV = object()  # env_read's answer for an expression that is not a read of the environment
 _ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
+_ENVIRON = ("os", ("environ",))
+NO_ENV: dict[str, str] = {}  # the ordinary environment: every variable unset
 
 
-def env_read(node) -> object:
-    """What `os.environ.get(NAME[, default])` / `os.getenv(NAME[, default])` gives with the
-    variable unset (the default, a literal), else NOT_ENV. Every variable is taken as unset,
-    so NAME may be any expression (its reads are the call's own events)."""
+def env_read(node, env=NO_ENV) -> object:
+    """What `os.environ.get(NAME[, default])` / `os.getenv(NAME[, default])` gives, else
+    NOT_ENV: the value `env` (the variables given with --env) holds for NAME, or the default
+    when NAME is unset. In the ordinary environment every variable is unset, so NAME may be
+    any expression (its reads are the call's own events); with variables given it must be a
+    literal."""
     if not isinstance(node, ast.Call) or node.keywords or not 1 <= len(node.args) <= 2 or \
             attr_chain(node.func) not in _ENV_GETS or isinstance(node.args[0], ast.Starred) or \
             len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
         return NOT_ENV
-    return node.args[1].value if len(node.args) == 2 else None
+    default = node.args[1].value if len(node.args) == 2 else None
+    if not env:
+        return default
+    name = _literal_name(node.args[0])
+    return NOT_ENV if name is None else env.get(name, default)
 
 
-def _env_test(test) -> object:
-    """A test made only of one environment read: its value with the variable unset, compared
-    to a literal if it is (`os.environ.get("X") == "1"`, `"X" in os.environ`), else NOT_ENV."""
-    value = env_read(test)
+def environ_item(node, env=NO_ENV) -> object:
+    """`os.environ[NAME]` with NAME a literal: the value, None when the variable is unset
+    (the read raises KeyError), else NOT_ENV."""
+    if node.__class__ is not ast.Subscript or node.ctx.__class__ is not ast.Load or \
+            attr_chain(node.value) != _ENVIRON:
+        return NOT_ENV
+    name = _literal_name(node.slice)
+    return NOT_ENV if name is None else env.get(name)
+
+
+def _literal_name(node) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+        else None
+
+
+def env_names(node) -> frozenset[str]:
+    """The variables an expression reads from the environment by literal name
+    (`os.environ.get("X")`, `os.getenv("X")`, `"X" in os.environ`, `os.environ["X"]`)."""
+    found = set()
+    for sub in ast.walk(node):
+        cls = sub.__class__
+        if cls is ast.Call and sub.args and attr_chain(sub.func) in _ENV_GETS:
+            name = _literal_name(sub.args[0])
+        elif cls is ast.Subscript and attr_chain(sub.value) == _ENVIRON:
+            name = _literal_name(sub.slice)
+        elif cls is ast.Compare and len(sub.ops) == 1 and \
+                isinstance(sub.ops[0], (ast.In, ast.NotIn)) and \
+                attr_chain(sub.comparators[0]) == _ENVIRON:
+            name = _literal_name(sub.left)
+        else:
+            continue
+        if name is not None:
+            found.add(name)
+    return frozenset(found)
+
+
+def maybe_evaluated(root, decide) -> set:
+    """The subexpressions of `root` that evaluating it may skip: operands of `and` / `or`
+    after the first and branches of conditional expressions (not decided statically),
+    comprehension bodies, lambdas."""
+    found: set = set()
+    stack = [(root, False)]
+    while stack:
+        node, maybe = stack.pop()
+        if maybe:
+            found.add(node)
+        cls = node.__class__
+        if cls is ast.BoolOp:
+            goes_on = "true" if isinstance(node.op, ast.And) else "false"
+            for value in node.values:
+                stack.append((value, maybe))
+                maybe = maybe or decide(value)[0] != goes_on
+            continue
+        if cls is ast.IfExp and decide(node.test)[0] == "unknown":
+            stack.extend(((node.test, maybe), (node.body, True), (node.orelse, True)))
+            continue
+        if cls in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda):
+            stack.extend((child, True) for child in ast.iter_child_nodes(node))
+            continue
+        stack.extend((child, maybe) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _env_test(test, env=NO_ENV) -> object:
+    """A test made only of one environment read: its value, compared to a literal if it is
+    (`os.environ.get("X") == "1"`, `"X" in os.environ`), else NOT_ENV."""
+    value = env_read(test, env)
     if value is not NOT_ENV or not isinstance(test, ast.Compare) or len(test.ops) != 1:
         return value
     left, op, right = test.left, test.ops[0], test.comparators[0]
-    if isinstance(op, (ast.In, ast.NotIn)) and attr_chain(right) == ("os", ("environ",)):
-        return isinstance(op, ast.NotIn)
-    value = env_read(left)
+    if isinstance(op, (ast.In, ast.NotIn)) and attr_chain(right) == _ENVIRON:
+        if not env:
+            return isinstance(op, ast.NotIn)
+        name = _literal_name(left)
+        return NOT_ENV if name is None else (name in env) != isinstance(op, ast.NotIn)
+    value = env_read(left, env)
+    if value is NOT_ENV:
+        value = environ_item(left, env)
+        if value is None:  # unset: the read raises KeyError before the test is decided
+            return NOT_ENV
     if value is NOT_ENV or not isinstance(right, ast.Constant):
         return NOT_ENV
     if isinstance(op, (ast.Is, ast.IsNot)):
@@ -62,18 +140,18 @@ _STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstr
 _FOLDED = (str, int, float, type(None))
 
 
-def fold(node, consts=None) -> object:
+def fold(node, consts=None, env=NO_ENV) -> object:
     """The value of a constant expression (literals, module-level names bound to literals or
     to environment reads taken as unset, string methods, `bool()`, `not`, `and` / `or`,
     `==` / `!=` / `in` / `not in`), else NOT_ENV: `USE_X = os.getenv("USE_X", "0")` then
     `USE_X.lower() in ("1", "true")` is False."""
     try:
-        return _fold(node, consts or {}, 0)
+        return _fold(node, consts or {}, 0, env)
     except (TypeError, ValueError, AttributeError):
         return NOT_ENV
 
 
-def _fold(node, consts, depth):
+def _fold(node, consts, depth, env):
     if depth > 20:
         return NOT_ENV
     cls = node.__class__
@@ -84,16 +162,19 @@ def _fold(node, consts, depth):
         value = consts.get(node.id, NOT_ENV)
         return value if value is not NOT_ENV and value.__class__ in _FOLDED else NOT_ENV
     if cls in (ast.Tuple, ast.List, ast.Set):
-        items = tuple(_fold(e, consts, depth + 1) for e in node.elts)
+        items = tuple(_fold(e, consts, depth + 1, env) for e in node.elts)
         return NOT_ENV if any(i is NOT_ENV for i in items) else items
-    env = env_read(node)
-    if env is not NOT_ENV:
-        return env
+    read = env_read(node, env)
+    if read is NOT_ENV and cls is ast.Subscript:
+        read = environ_item(node, env)
+        read = NOT_ENV if read is None else read  # unset: KeyError, no value
+    if read is not NOT_ENV:
+        return read
     if cls is ast.UnaryOp and isinstance(node.op, ast.Not):
-        value = _fold(node.operand, consts, depth + 1)
+        value = _fold(node.operand, consts, depth + 1, env)
         return NOT_ENV if value is NOT_ENV else not value
     if cls is ast.BoolOp:
-        values = [_fold(v, consts, depth + 1) for v in node.values]
+        values = [_fold(v, consts, depth + 1, env) for v in node.values]
         if any(v is NOT_ENV for v in values):
             return NOT_ENV
         result = values[0]
@@ -102,7 +183,7 @@ def _fold(node, consts, depth):
         return result
     if cls is ast.Call and not node.keywords and not any(
             isinstance(a, ast.Starred) for a in node.args):
-        args = [_fold(a, consts, depth + 1) for a in node.args]
+        args = [_fold(a, consts, depth + 1, env) for a in node.args]
         if any(a is NOT_ENV for a in args):
             return NOT_ENV
         func = node.func
@@ -110,13 +191,13 @@ def _fold(node, consts, depth):
                 "bool" not in consts:
             return bool(args[0])
         if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS:
-            owner = _fold(func.value, consts, depth + 1)
+            owner = _fold(func.value, consts, depth + 1, env)
             if isinstance(owner, str) and all(isinstance(a, (str, tuple)) for a in args):
                 return getattr(owner, func.attr)(*args)
         return NOT_ENV
     if cls is ast.Compare and len(node.ops) == 1:
-        left = _fold(node.left, consts, depth + 1)
-        right = _fold(node.comparators[0], consts, depth + 1)
+        left = _fold(node.left, consts, depth + 1, env)
+        right = _fold(node.comparators[0], consts, depth + 1, env)
         if left is NOT_ENV or right is NOT_ENV:
             return NOT_ENV
         op = node.ops[0]
@@ -129,12 +210,13 @@ def _fold(node, consts, depth):
 
 
 def decide_condition(test, target: TargetVersion, consts=None,
-                     aliases: frozenset[str] = frozenset()) -> tuple[str, str]:
+                     aliases: frozenset[str] = frozenset(), env=NO_ENV) -> tuple[str, str]:
     """Decide an `if` test statically: ("true"|"false"|"unknown", why). `consts` maps
     module-level names to the truth value they are known to hold; `aliases` are other names
-    of TYPE_CHECKING (`from typing import TYPE_CHECKING as _TC`)."""
+    of TYPE_CHECKING (`from typing import TYPE_CHECKING as _TC`); `env` the environment
+    variables given (--env), every other one unset."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        cond, why = decide_condition(test.operand, target, consts, aliases)
+        cond, why = decide_condition(test.operand, target, consts, aliases, env)
         return {"true": "false", "false": "true"}.get(cond, cond), why
     chain = attr_chain(test)
     if chain is not None and (chain[1][-1:] == ("TYPE_CHECKING",) or (not chain[1] and (
@@ -144,11 +226,11 @@ def decide_condition(test, target: TargetVersion, consts=None,
         return ("true" if test.value else "false"), "constant"
     if isinstance(test, ast.Name) and consts and test.id in consts:
         return ("true" if consts[test.id] else "false"), "constant"
-    env = _env_test(test)
-    if env is not NOT_ENV:
-        return ("true" if env else "false"), "environment"
+    read = _env_test(test, env)
+    if read is not NOT_ENV:
+        return ("true" if read else "false"), "environment"
     if isinstance(test, (ast.Call, ast.Compare)):
-        value = fold(test, consts)
+        value = fold(test, consts, env)
         if value is not NOT_ENV:
             return ("true" if value else "false"), "constant"
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and consts \
@@ -165,7 +247,7 @@ def decide_condition(test, target: TargetVersion, consts=None,
         same = consts[test.left.id] == test.comparators[0].value
         return ("true" if same == isinstance(test.ops[0], ast.Eq) else "false"), "constant"
     if isinstance(test, ast.BoolOp):
-        parts = [decide_condition(v, target, consts, aliases) for v in test.values]
+        parts = [decide_condition(v, target, consts, aliases, env) for v in test.values]
         conds = [c for c, _ in parts]
         why = "TYPE_CHECKING" if any(w == "TYPE_CHECKING" for _, w in parts) else "bool"
         if isinstance(test.op, ast.And):
@@ -233,13 +315,14 @@ def _decide_version(left, op, right, target) -> tuple[str, str]:
         return "unknown", ""
 
 
-def runtime_test(node, fallback=None) -> tuple | None:
+def runtime_test(node, fallback=None, env=NO_ENV) -> tuple | None:
     """An `if` test in a form the simulator can decide when it runs, from the call's
     arguments: names, literals, not / and / or, `name is / == literal`, `name in literal`
-    and `isinstance(name, builtin scalar types or CONCRETE_TYPES)`; and calls without arguments of analysed
-    functions that return a constant. Any other test (or operand of not / and / or) is
+    and `isinstance(name, builtin scalar types or CONCRETE_TYPES)`; and calls without
+    arguments of analysed functions that return a constant. Any other test (or operand of
+    not / and / or) is
     `fallback(node)`'s program, as ("eval", program), when it gives one."""
-    found = _runtime_test(node, fallback)
+    found = _runtime_test(node, fallback, env)
     if found is None and fallback is not None:
         program = fallback(node)
         return ("eval", program) if program is not None else None
@@ -281,7 +364,7 @@ def _module_test(node, fallback) -> tuple | None:
     return ("module", how, program, isinstance(op, ast.Is)) if program else None
 
 
-def _runtime_test(node, fallback) -> tuple | None:
+def _runtime_test(node, fallback, env) -> tuple | None:
     found = _module_test(node, fallback)
     if found is not None:
         return found
@@ -289,18 +372,18 @@ def _runtime_test(node, fallback) -> tuple | None:
         return ("name", node.id)
     if isinstance(node, ast.Constant):
         return ("const", node.value)
-    env = _env_test(node)
-    if env is not NOT_ENV:
-        return ("const", env)
+    read = _env_test(node, env)
+    if read is not NOT_ENV:
+        return ("const", read)
     if isinstance(node, ast.Call) and not node.args and not node.keywords:
         chain = attr_chain(node.func)  # an analysed function that returns a constant
         if chain is not None:
             return ("call", chain[0], chain[1])
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = runtime_test(node.operand, fallback)
+        inner = runtime_test(node.operand, fallback, env)
         return ("not", inner) if inner is not None else None
     if isinstance(node, ast.BoolOp):  # an operand we cannot read may not matter
-        parts = tuple(runtime_test(v, fallback) or ("unknown",) for v in node.values)
+        parts = tuple(runtime_test(v, fallback, env) or ("unknown",) for v in node.values)
         return ("and" if isinstance(node.op, ast.And) else "or", parts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \

@@ -243,6 +243,9 @@ class If:
     # ((name, prefix, suffix), ...): in the body, the str held by `name` is known to start
     # and end so (`name.startswith("p") and name.endswith("s")` tests)
     narrow: tuple | None = None
+    # ((variable, value or None when unset), ...): the environment variables the test reads,
+    # directly or through names bound to what they hold; a decided test rests on them
+    env: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)

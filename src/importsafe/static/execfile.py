@@ -352,7 +352,8 @@ def _execs_kept(run, kept: str, methods, future: bool) -> bool:
         if isinstance(value, ast.Call) and _self_attr(value.func, me) in methods:
             method = methods[value.func.attr]
             returned = _returns(method)
-            if returned is None or not method.args.args or any(isinstance(n, ast.Call) for n in ast.walk(returned)) \
+            if returned is None or not method.args.args or \
+                    any(isinstance(n, ast.Call) for n in ast.walk(returned)) \
                     or not all(isinstance(a, (ast.Name, ast.Attribute, ast.Constant))
                                for a in value.args) or value.keywords:
                 return False

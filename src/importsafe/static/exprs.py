@@ -333,10 +333,11 @@ def _comprehension(node, stack: list, consumed: set = frozenset()) -> None:
     stack.append(gens[0].iter)
 
 
-def expr_events(root, import_call=None, decide=None) -> list:
+def expr_events(root, import_call=None, decide=None, environ=None) -> list:
     """Events of evaluating `root` now. `import_call(call)` recognises literal import calls;
     `decide(test)` -> "true" | "false" | "unknown" prunes conditional expressions and
-    short-circuiting `and` / `or` that are decided statically."""
+    short-circuiting `and` / `or` that are decided statically; `environ(subscript)` is the
+    event of an `os.environ[NAME]` read that raises, or None."""
     out: list = []
     shadow: dict[str, int] = {}
     loops: list = []  # the loop (comprehension._loop_of) of each comprehension we are in
@@ -444,6 +445,10 @@ def expr_events(root, import_call=None, decide=None) -> list:
             stack.append(("bind", node.lineno, node.target.id))
             stack.append(node.value)
             continue
+        if environ is not None and cls is ast.Subscript:
+            raised = environ(node)
+            if raised is not None:
+                stack.append(("event", raised))  # after the reads of its parts
         children: list = []
         for field in _fields(cls):
             value = getattr(node, field)

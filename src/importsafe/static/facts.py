@@ -9,11 +9,11 @@ import ast
 import re
 from dataclasses import replace
 
-from .conditions import TargetVersion, decide_condition
+from .conditions import TargetVersion, decide_condition, environ_item, maybe_evaluated
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
     Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If,
-    Import, ImportFrom, ModuleFacts, SetAttr, Try, Use, bound_names,
+    Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events
 from .helpers import caching_getattr
@@ -34,10 +34,20 @@ _NO_NAMES: frozenset[str] = frozenset()
 class _Extractor(ImportStatements, Bindings, ControlFlow):
     """Walks one module body; `guard` and `in_function` say where we are."""
 
-    def __init__(self, name: str, is_package: bool, target: TargetVersion, future: bool):
+    def __init__(self, name: str, is_package: bool, target: TargetVersion, future: bool,
+                 env: tuple = ()):
         self.name = name
         self.package = name if is_package else name.rpartition(".")[0]
         self.version = target
+        # the environment variables given (--env); every other one is unset
+        self.env_given = env
+        self.env: dict[str, str] = dict(env)
+        # names (of this scope) whose values rest on environment variables, and the
+        # variables that decided the `if` the code being walked runs under
+        self.env_taint: dict[str, frozenset[str]] = {}
+        self.env_branch: frozenset[str] = frozenset()
+        self.expr_root = None  # the expression expr() walks
+        self._reads_env: bool | None = None  # does the source name os.environ / os.getenv
         self.future = future
         self.imports: set[str] = set()
         self.bindings: dict[str, int] = {}
@@ -100,6 +110,18 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 self._global_names = frozenset()
         return self._global_names
 
+    def reads_env(self) -> bool:
+        """Can code here read the environment (by the module's text; when not known, yes)?"""
+        if self._reads_env is None:
+            text = self.source
+            if text is None:
+                self._reads_env = True
+            else:
+                words = (b"environ", b"getenv") if isinstance(text, bytes) else \
+                    ("environ", "getenv")
+                self._reads_env = any(w in text for w in words)
+        return self._reads_env
+
     # -- blocks ---------------------------------------------------------------------------
     def block(self, stmts, guard: str, scope: str) -> tuple:
         out: list = []
@@ -126,11 +148,25 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 self.expr(value, out, scope)
 
     def expr(self, node, out, scope):
-        out.extend(expr_events(node, self._import_call, self.decide))
+        self.expr_root = node
+        out.extend(expr_events(node, self._import_call, self.decide, self._environ_item))
+
+    def _environ_item(self, node) -> If | None:
+        """`os.environ["X"]` of a variable that is unset, where the expression surely
+        evaluates it: the KeyError it raises."""
+        if environ_item(node, self.env) is not None or \
+                node in maybe_evaluated(self.expr_root, self.decide):
+            return None
+        name = node.slice.value
+        return If(node.lineno, "true", (Raise(node.lineno, "KeyError", repr(name)),), (),
+                  "environment", env=((name, None),))
 
     def bind(self, names, line, out, scope, value=None):
         if names:
             out.append(Bind(line, tuple(names), value))
+            if self.env_taint:
+                for n in names:
+                    self.env_taint.pop(n, None)
             if scope == "module":
                 for n in names:
                     self.bindings.setdefault(n, line)
@@ -197,7 +233,8 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         out.extend(without_reads(inner, names))
 
     def function(self, node) -> FunctionFacts:
-        sub = _Extractor(self.name, False, self.version, self.future)
+        sub = _Extractor(self.name, False, self.version, self.future, self.env_given)
+        sub._reads_env = self.reads_env()
         sub.package = self.package
         sub.lazy_lines = self.lazy_lines
         sub.type_params = self.type_params
@@ -343,13 +380,14 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
             lazy_lines: frozenset[int] = frozenset(),
             type_params: dict[int, frozenset[str]] | None = None,
             source: bytes | str | None = None, def_spans: tuple = (),
-            stub: tuple | None = None) -> ModuleFacts:
+            stub: tuple | None = None, env: tuple = ()) -> ModuleFacts:
     """Facts of one parsed module (`source`: its text). Without `bodies`, module-level
     functions get stubs (body None) that the simulator loads on the first call at import
     time; `def_spans` (skim) go with them, so that a body is loaded without a scan of the
-    whole source (parse.FunctionsOnDemand)."""
+    whole source (parse.FunctionsOnDemand). `env`: ((name, value), ...) of the environment
+    variables given (--env); every other one is unset."""
     future = _future_annotations(tree)
-    ex = _Extractor(name, is_package, target, future)
+    ex = _Extractor(name, is_package, target, future, env)
     ex.bodies = bodies
     ex.lazy_lines = lazy_lines
     ex.type_params = type_params or {}
@@ -372,7 +410,8 @@ def _future_annotations(tree: ast.Module) -> bool:
 def function_from_source(source: bytes, name: str, path: str, is_package: bool,
                          target: TargetVersion, function: str, line: int,
                          spans: dict | None = None, future: bool | None = None,
-                         rebinding: frozenset[str] | None = None) -> FunctionFacts | None:
+                         rebinding: frozenset[str] | None = None, env: tuple = ()
+                         ) -> FunctionFacts | None:
     """The module-level function `function` defined on `line`, with its body, parsing no
     other function's body (skim.py), as `facts_from_source(bodies=True)` has it but for
     one rule: its reads are pruned as if every name some `global` statement of the module
@@ -398,7 +437,7 @@ def function_from_source(source: bytes, name: str, path: str, is_package: bool,
         if node is None:
             return None
         future = _future_annotations(tree)
-    ex = _Extractor(name, is_package, target, future)
+    ex = _Extractor(name, is_package, target, future, env)
     ex.bodies, ex.source = False, source
     func = ex.function(node)
     if rebinding is None:
@@ -459,7 +498,7 @@ def module_level_defs(tree: ast.Module):
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
                       target: TargetVersion = (3, 11), bodies: bool = True,
                       nested: bool = True, compiles: bool = False,
-                      stub: tuple | None = None) -> ModuleFacts:
+                      stub: tuple | None = None, env: tuple = ()) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem.
     `nested`: also find the imports below the top level (for the results cache).
     `compiles`: the caller knows the source compiles (bytecode.compiled_before), so without
@@ -467,9 +506,9 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
     of the module's `.pyi` (helpers.stub_imports), for lazy_loader.attach_stub."""
     facts = None
     if compiles and not bodies and isinstance(source, bytes):
-        facts = _skimmed_facts(source, name, path, is_package, target, stub)
+        facts = _skimmed_facts(source, name, path, is_package, target, stub, env)
     if facts is None:
-        facts = _parsed_facts(source, name, path, is_package, target, bodies, stub)
+        facts = _parsed_facts(source, name, path, is_package, target, bodies, stub, env)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports
@@ -480,7 +519,8 @@ _INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)
 
 
 def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
-                   target: TargetVersion, stub: tuple | None = None) -> ModuleFacts | None:
+                   target: TargetVersion, stub: tuple | None = None, env: tuple = ()
+                   ) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
     # the bodies of `__init__` methods stay: a call of the class at import time runs them
@@ -489,7 +529,7 @@ def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
     if skimmed is None:
         return None
     return extract(skimmed[0], name, path, is_package, target, False, source=source,
-                   def_spans=skimmed[1], stub=stub)
+                   def_spans=skimmed[1], stub=stub, env=env)
 
 
 def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
@@ -510,8 +550,8 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
 
 
 def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
-                  target: TargetVersion, bodies: bool, stub: tuple | None = None
-                  ) -> ModuleFacts:
+                  target: TargetVersion, bodies: bool, stub: tuple | None = None,
+                  env: tuple = ()) -> ModuleFacts:
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
     text = source  # what was parsed
@@ -534,7 +574,7 @@ def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
     return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params,
-                   source=text, stub=stub)
+                   source=text, stub=stub, env=env)
 
 
 _INDENTED_IMPORT = re.compile(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .conditions import NOT_ENV, env_read, fold
+from .conditions import NOT_ENV, env_names, env_read, environ_item, fold
 from .events import Bind, Def, Del, Dynamic, Use
 from .execfile import registers_for_exec
 from .exprs import PATH_NODES, anchored, attr_chain, getattr_read, path_spec, spell, target_events
@@ -33,11 +33,15 @@ class Bindings:
         # folded before the targets are bound: `X = X.lower() in (...)` reads the old X
         const = self._const_of(node) if scope == "module" and self.flow == "live" \
             and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) else NOT_ENV
+        read = self.env_read_by(node.value) if len(node.targets) == 1 and \
+            isinstance(node.targets[0], ast.Name) else frozenset()
         for target in node.targets:
             if not self._unpacked(target, node.value, node.lineno, out, scope):
                 self.target(target, node.lineno, out, scope, value)
         if const is not NOT_ENV:
             self.consts[node.targets[0].id] = const
+        if read:  # the value rests on these variables (an `if` on the name records them)
+            self.env_taint[node.targets[0].id] = read
 
     def _const_of(self, node) -> object:
         """What a module-level `name = value` keeps in consts (decide_condition), or
@@ -45,15 +49,30 @@ class Bindings:
         the truth of a decided test."""
         if isinstance(node.value, ast.Constant):
             return node.value.value
-        env = env_read(node.value)
+        env = env_read(node.value, self.env)
+        if env is NOT_ENV:
+            env = environ_item(node.value, self.env)
         if env is not NOT_ENV:
             return env
         if isinstance(node.value, (ast.Call, ast.Compare, ast.BoolOp, ast.UnaryOp)):
-            folded = fold(node.value, self.consts)
+            folded = fold(node.value, self.consts, self.env)
             if folded is not NOT_ENV and not isinstance(folded, tuple):
                 return folded
         cond, why = self.decide(node.value)
         return cond == "true" if cond != "unknown" and why != "TYPE_CHECKING" else NOT_ENV
+
+    def env_read_by(self, node, branch: bool = True) -> frozenset[str]:
+        """The environment variables a value rests on: read in it by literal name, through
+        names bound to such values, or (with `branch`) deciding the `if` the code runs
+        under."""
+        if not self.reads_env():
+            return frozenset()
+        read = env_names(node) | self.env_branch if branch else env_names(node)
+        if self.env_taint:
+            for sub in ast.walk(node):
+                if sub.__class__ is ast.Name and sub.id in self.env_taint:
+                    read |= self.env_taint[sub.id]
+        return read
 
     def s_AnnAssign(self, node, out, guard, scope):
         if node.value is not None:
@@ -191,6 +210,10 @@ class Bindings:
                 if found is not None:
                     return found
             return _all_value(value, extend=False)
+        if value.__class__ is ast.Subscript:
+            item = environ_item(value, self.env)
+            if item.__class__ is str:  # (unset, the read raises KeyError first)
+                return ("lit", item)
         chain = attr_chain(value)
         if chain is not None:
             return ("ref", chain[0], chain[1])
@@ -199,7 +222,7 @@ class Bindings:
             if spec is not None and anchored(spec):  # a location in the analysed tree
                 return ("pathspec", spec)
         if isinstance(value, ast.Call):
-            env = env_read(value)
+            env = env_read(value, self.env)
             if env is not NOT_ENV:
                 return ("lit", env)
             if isinstance(value.func, ast.Name) and value.func.id == "dict" and \

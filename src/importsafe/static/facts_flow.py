@@ -33,14 +33,21 @@ class ControlFlow:
         if cond != "unknown" and guard == TOP and why != "TYPE_CHECKING":
             body_guard = else_guard = TOP  # a decided condition is plain top-level code
         flows = {"true": ("live", "dead"), "false": ("dead", "live")}.get(cond, ("maybe",) * 2)
-        body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
-        orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
-        test = runtime_test(node.test, compile_expr) if cond == "unknown" else None
+        read = self.env_read_by(node.test, branch=False)
+        saved = self.env_branch
+        self.env_branch = saved | read  # what the branches bind rests on the test's reads
+        try:
+            body = self.in_flow(flows[0], self.block, node.body, body_guard, scope)
+            orelse = self.in_flow(flows[1], self.block, node.orelse, else_guard, scope)
+        finally:
+            self.env_branch = saved
+        test = runtime_test(node.test, compile_expr, self.env) if cond == "unknown" else None
         narrow = narrowing(node.test) if cond == "unknown" else None
-        out.append(If(node.lineno, cond, body, orelse, why, test, narrow))
+        env = tuple(sorted((name, self.env.get(name)) for name in read)) if read else ()
+        out.append(If(node.lineno, cond, body, orelse, why, test, narrow, env))
 
     def decide(self, test) -> tuple[str, str]:
-        return decide_condition(test, self.version, self.consts, self.type_checking)
+        return decide_condition(test, self.version, self.consts, self.type_checking, self.env)
 
     def s_Try(self, node, out, guard, scope):
         inner = TRY if guard in (TOP, WITH) else guard

@@ -94,6 +94,8 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
         return found if found is UNDECIDED else found != test[3]
     if kind == "call":
         value = returned(test[1], test[2]) if returned is not None else None
+        if value is None and not test[2] and pure is not None:
+            return pure(("call", test[1], (), ()))  # a pure function's value (purefn)
         return bool(value[1]) if value is not None else UNDECIDED
     if kind == "unknown":
         return UNDECIDED

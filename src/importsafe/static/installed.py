@@ -73,3 +73,181 @@ def analysed_tops(root: str, requested: set[str]) -> frozenset[str] | None:
         if tops & requested:
             found |= tops
     return frozenset(found)
+
+
+MAX_VERSION_FILE = 1 << 20  # a module that names its version is small; larger ones are not read
+_FOLLOW = 4  # `from ._version import __version__` steps followed to the literal
+
+
+class Versions:
+    """The installed versions of dependencies, read from files on first ask and never by
+    importing (IO): `name.VERSION` / `name.__version__` from a literal in the module's source
+    on the source roots or in the environment's site-packages (through `from .version import
+    VERSION` and `__version__ = VERSION`), and distributions' versions from their
+    `*.dist-info/METADATA` (`Version:`). `files()` are every path whose state decided an
+    answer (the run cache watches them)."""
+
+    def __init__(self, roots):
+        self.roots = tuple(dict.fromkeys(os.path.normpath(r) for r in roots))
+        self._modules: dict = {}  # (module, attr) -> (version, file) | None
+        self._dists: dict = {}  # normalised name -> (version, file) | None
+        self._read: dict[str, None] = {}
+
+    @classmethod
+    def of_environment(cls, roots) -> "Versions":
+        """Over the source roots, then the site-packages of the running interpreter."""
+        import site
+        import sysconfig
+        paths = sysconfig.get_paths()
+        extra = [paths.get("purelib"), paths.get("platlib")]
+        try:
+            extra.append(site.getusersitepackages())
+        except AttributeError:  # a virtualenv's older site module
+            pass
+        return cls([*roots, *(p for p in extra if p and os.path.isdir(p))])
+
+    def files(self) -> tuple[str, ...]:
+        """The paths read, and every root: an install or upgrade renames a `*.dist-info`
+        there (what worker processes read is not seen here)."""
+        return tuple(dict.fromkeys((*self.roots, *self._read)))
+
+    def of_module(self, module: str, attr: str) -> tuple[str, str] | None:
+        """(the version string `module.attr` holds, the file it was read from), or None."""
+        key = (module, attr)
+        if key not in self._modules:
+            self._modules[key] = self._module_literal(module, attr, _FOLLOW)
+            if self._modules[key] is None and attr == "__version__" and "." not in module:
+                self._modules[key] = self.of_distribution(module)
+        return self._modules[key]
+
+    def of_distribution(self, dist: str) -> tuple[str, str] | None:
+        """(the `Version:` of the installed distribution `dist`, its metadata file), or None."""
+        import re
+        want = re.sub(r"[-_.]+", "_", dist).lower()
+        if want not in self._dists:
+            self._dists[want] = self._metadata_version(want)
+        return self._dists[want]
+
+    def why(self, assumption) -> str | None:
+        """What an Assumption of kind "version" would say now (None: no longer known)."""
+        if assumption.why.startswith("version of distribution "):
+            found = self.of_distribution(assumption.name)
+        else:
+            module, _, attr = assumption.name.rpartition(".")
+            found = self.of_module(module, attr)
+        return version_why(assumption.name, found, assumption.why.startswith(
+            "version of distribution ")) if found is not None else None
+
+    def hold(self, assumes) -> bool:
+        """Do the version assumptions among `assumes` still read the same?"""
+        return all(self.why(a) == a.why for a in assumes if a.kind == "version")
+
+    # -- reading --
+    def _source_of(self, module: str) -> str | None:
+        parts = module.split(".")
+        for root in self.roots:
+            base = os.path.join(root, *parts)
+            for path in (os.path.join(base, "__init__.py"), base + ".py"):
+                self._read[path] = None
+                if os.path.isfile(path):
+                    return path
+        return None
+
+    def _module_literal(self, module: str, attr: str, steps: int):
+        import ast
+        path = self._source_of(module)
+        if path is None or steps == 0:
+            return None
+        try:
+            if os.path.getsize(path) > MAX_VERSION_FILE:
+                return None
+            with open(path, "rb") as f:
+                tree = ast.parse(f.read(), filename=path)
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            return None
+        package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+        statements = [st for top in tree.body for st in (
+            top.body if top.__class__ is ast.Try else (top,))]
+        name, seen = attr, {attr}
+        while True:
+            found = None
+            for stmt in statements:
+                got = _bound_by(stmt, name, package)
+                if got is not None:
+                    found = got  # the last module-level binding is what the module holds
+            if found is None or found[0] != "name" or found[1] in seen:
+                break
+            name = found[1]  # `__version__ = VERSION`
+            seen.add(name)
+        if found is None or found[0] in ("name", "other"):
+            return None
+        if found[0] == "literal":
+            return found[1], path
+        if found[0] == "dist":
+            return self.of_distribution(found[1])
+        return self._module_literal(found[1], found[2], steps - 1)  # ("from", module, name)
+
+    def _metadata_version(self, want: str):
+        for root in self.roots:
+            self._read[root] = None  # its listing decides which distributions are there
+            try:
+                entries = sorted(e.name for e in os.scandir(root) if e.is_dir())
+            except OSError:
+                continue
+            for entry in entries:
+                stem, dot, suffix = entry.rpartition(".")
+                if "." + suffix not in META_SUFFIXES or not dot:
+                    continue
+                name = stem.split("-")[0].replace(".", "_").lower()
+                if name != want:
+                    continue
+                path = os.path.join(root, entry, "METADATA" if suffix == "dist-info"
+                                    else "PKG-INFO")
+                self._read[path] = None
+                for line in _read(path).splitlines():
+                    if not line.strip():
+                        break  # the headers end at the first empty line
+                    if line.lower().startswith("version:"):
+                        return line.split(":", 1)[1].strip(), path
+        return None
+
+
+def version_why(name: str, found: tuple[str, str], distribution: bool) -> str:
+    """The `why` of a version assumption."""
+    what = f"distribution {name}" if distribution else name
+    return f"version of {what} taken as {found[0]!r}, read from {found[1]}"
+
+
+def _bound_by(stmt, name: str, package: str):
+    """What a module-level statement binds `name` to: ("literal", str), ("name", other),
+    ("dist", distribution) for importlib.metadata.version("dist"), ("from", module, name)
+    for an import of it; None when it does not bind it (or binds it to something else:
+    ("other",))."""
+    import ast
+    cls = stmt.__class__
+    if cls is ast.Assign or cls is ast.AnnAssign:
+        targets = stmt.targets if cls is ast.Assign else [stmt.target]
+        if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return None
+        value = stmt.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return ("literal", value.value)
+        if isinstance(value, ast.Name):
+            return ("name", value.id)
+        if isinstance(value, ast.Call) and len(value.args) == 1 and \
+                isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str) \
+                and getattr(value.func, "attr", getattr(value.func, "id", None)) == "version":
+            return ("dist", value.args[0].value)
+        return ("other",)
+    if cls is ast.ImportFrom:
+        for alias in stmt.names:
+            if (alias.asname or alias.name) == name:
+                module = stmt.module or ""
+                if stmt.level:
+                    parts = package.split(".") if package else []
+                    if stmt.level - 1 > len(parts) or not parts:
+                        return ("other",)
+                    base = ".".join(parts[:len(parts) - (stmt.level - 1)])
+                    module = f"{base}.{module}" if module else base
+                return ("from", module, alias.name) if module else ("other",)
+    return None

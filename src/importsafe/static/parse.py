@@ -28,7 +28,8 @@ PARALLEL_MIN_FILES = 400
 
 
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
-               cache: FactsCache | None = None) -> ModuleFacts:
+               cache: FactsCache | None = None, env: tuple = ()) -> ModuleFacts:
+    """`env`: ((name, value), ...) of the environment variables given (--env)."""
     def make(source: bytes, digest: str | None, stub: bytes | None = None) -> ModuleFacts:
         # a source CPython compiled before has no syntax error to find in a function body:
         # facts with stubs need not parse the bodies then (skim.py)
@@ -38,32 +39,33 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
         facts = complete(facts_from_source(source, info.name, info.path,
                                            info.kind == "package", target_version, bodies,
                                            nested=cache is not None, compiles=compiles,
-                                           stub=stub_imports(stub) if stub else None),
+                                           stub=stub_imports(stub) if stub else None,
+                                           env=env),
                          source)
         return replace(facts, digest=digest) if digest is not None else facts
 
     def unreadable(exc: OSError) -> ModuleFacts:
         problem = FileProblem("IS003", 1, f"cannot read: {exc.strerror}")
         return ModuleFacts(info.name, info.path, info.is_package, (), problem=problem)
-    return _through_cache(info, target_version, bodies, cache, make, unreadable)
+    return _through_cache(info, target_version, bodies, cache, make, unreadable, env)
 
 
 def read_functions(info: ModuleInfo, target_version=(3, 11),
                    cache: FactsCache | None = None, future: bool | None = None,
-                   spans: tuple = ()) -> Mapping:
+                   spans: tuple = (), env: tuple = ()) -> Mapping:
     """(name, line) -> FunctionFacts with its body, for every module-level function; cached
     one entry per function (store.facts.EncodedFunctions): a call at import time loads the body it
     runs, not every body of its module. `future` and `spans`: the module's
     ModuleFacts.future_annotations and def_spans, when known (FunctionsOnDemand)."""
     if cache is None:
-        return FunctionsOnDemand(info, target_version, future, spans)
+        return FunctionsOnDemand(info, target_version, future, spans, env)
 
     def make(source: bytes, digest: str | None, stub=None) -> "EncodedFunctions":
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
-                                  target_version, bodies=True, nested=False)
+                                  target_version, bodies=True, nested=False, env=env)
         return cache.pack_functions(functions_of(facts.body))
     return _through_cache(info, target_version, "functions", cache, make,
-                          lambda exc: cache.pack_functions({}))
+                          lambda exc: cache.pack_functions({}), env)
 
 
 class FunctionsOnDemand(collections.abc.Mapping):
@@ -73,8 +75,9 @@ class FunctionsOnDemand(collections.abc.Mapping):
     any other, or when that cannot be done, gives all of them from one whole parse."""
 
     def __init__(self, info: ModuleInfo, target_version, future: bool | None = None,
-                 spans: tuple = ()):
+                 spans: tuple = (), env: tuple = ()):
         self.info, self.target_version, self.future = info, target_version, future
+        self.env = env
         self.one: dict = {}
         self.every: Mapping | None = None
         self.source: bytes | None = None
@@ -113,11 +116,12 @@ class FunctionsOnDemand(collections.abc.Mapping):
             self.scanned = True
         return function_from_source(self.source, self.info.name, self.info.path,
                                     self.info.kind == "package", self.target_version, name,
-                                    line, self.spans, self.future, self.rebinding)
+                                    line, self.spans, self.future, self.rebinding, self.env)
 
     def _every(self) -> Mapping:
         if self.every is None:
-            self.every = functions_of(read_facts(self.info, self.target_version).body)
+            self.every = functions_of(read_facts(self.info, self.target_version,
+                                                 env=self.env).body)
             self.source = None
         return self.every
 
@@ -129,7 +133,7 @@ class FunctionsOnDemand(collections.abc.Mapping):
 
 
 def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache | None,
-                   make, unreadable):
+                   make, unreadable, env: tuple = ()):
     """`make(source, digest)` of a module's file, cached under the source's digest and
     `flavour` (stubbed facts, full facts, or functions). When the run cache saw the file
     unchanged, the digest is its summary's and the file is not even read.
@@ -138,7 +142,7 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
     if known is not None and not known.digest.startswith(WITH_STUB):
         # unchanged since its digest was taken: not even read
         found = cache.get(cache.key(known.digest, info.name, info.path, info.kind,
-                                    target_version, flavour))
+                                    target_version, flavour, env))
         if found is not None:
             return found
     try:
@@ -152,7 +156,7 @@ def _through_cache(info: ModuleInfo, target_version, flavour, cache: FactsCache 
     digest = hashlib.sha256(source if stub is None else source + b"\0" + stub).hexdigest()
     if stub is not None:
         digest = WITH_STUB + digest
-    key = cache.key(digest, info.name, info.path, info.kind, target_version, flavour)
+    key = cache.key(digest, info.name, info.path, info.kind, target_version, flavour, env)
     found = cache.get(key)
     if found is None:
         found = make(source, digest, stub)
@@ -181,16 +185,17 @@ def read_bytes(path: str) -> bytes:
     return read_regular(path)
 
 
-def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsCache | None):
+def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsCache | None,
+               env: tuple = ()):
     with no_cyclic_gc():
         for info in infos:
-            yield read_facts(info, version, bodies, cache)
+            yield read_facts(info, version, bodies, cache, env)
 
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
                bodies: bool = True, cache: FactsCache | None = None,
-               into: LazyFacts | None = None, named: ImportedNames | None = None
-               ) -> dict[str, ModuleFacts]:
+               into: LazyFacts | None = None, named: ImportedNames | None = None,
+               env: tuple = ()) -> dict[str, ModuleFacts]:
     """Parse every source module; in parallel processes when there are many. Without
     `bodies`, function bodies are left as stubs for the simulator to load when called.
     With `into`, a module the cache has a summary of comes back as that summary, and `into`
@@ -214,22 +219,23 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
         todo = [i for i in todo if i.name not in found]
     jobs = jobs or os.cpu_count() or 1
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        for f in _read_each(todo, target_version, bodies, cache):
+        for f in _read_each(todo, target_version, bodies, cache, env):
             found[f.name] = f
             if take is not None:
                 take(f)
         return found
     # this process and forked children (no pool to start, nothing to send them) take files
     # as they go; the children send their facts in batches, read here between files
-    fresh = map_streamed(lambda part: _read_each(part, target_version, bodies, cache), todo, jobs,
-                         take=take)
+    fresh = map_streamed(lambda part: _read_each(part, target_version, bodies, cache, env), todo,
+                         jobs, take=take)
     found.update((f.name, f) for f in fresh)
     return found
 
 
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
                        cache: FactsCache | None = None, mapped: dict[str, str] | None = None,
-                       watch: list | None = None, scans: dict | None = None):
+                       watch: list | None = None, scans: dict | None = None,
+                       env: tuple = ()):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
     package of the source roots that their imports name, until nothing new is reached.
     Function bodies are stubs here: the few called at import time are loaded on demand.
@@ -246,7 +252,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     problems: list = []
     index: dict[str, ModuleInfo] = {}
     facts: dict[str, ModuleFacts] = LazyFacts(lambda name: read_facts(
-        index[name], target_version, bodies=False, cache=cache)) \
+        index[name], target_version, bodies=False, cache=cache, env=env)) \
         if cache is not None and cache.summaries else {}
     pending = list(dict.fromkeys((t.root, t.top) for t in targets))
     scanned: set[str] = set()
@@ -278,7 +284,7 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
                 new.append(info)
         lazy = facts if isinstance(facts, LazyFacts) else None
         fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache, into=lazy,
-                           named=imported)
+                           named=imported, env=env)
         pending = []
         for name, f in fresh.items():
             facts.setdefault(name, f)  # new: each top-level package is scanned once

@@ -7,9 +7,14 @@ small plain-tuple program (cacheable facts), or None when any part of it is outs
 subset: statements `return`, `if`, assignments to local names, `for` / `break` / `continue`,
 mutating methods of containers the call made itself; expressions over literals, names,
 containers, comprehensions, comparisons, arithmetic and a fixed list of builtins and methods
-of builtin types. `evaluate` runs such a program on plain Python data: it never calls
-anything but those builtins, so no user code runs; whatever it cannot do (a name that holds
-no data, an exception, a step budget spent) ends the evaluation with no value.
+of builtin types; reads of installed versions (`dep.__version__`,
+`importlib.metadata.version("dist")`, `packaging.version.parse(...)`), which the caller's
+`versions` answers from files, never by importing; and reads of environment variables
+(`os.environ.get`, `os.getenv`, `os.environ[...]`, `in os.environ`), which its
+`environment` answers. `evaluate` runs such a program on plain
+Python data: it never calls anything but those builtins, so no user code runs; whatever it
+cannot do (a name that holds no data, an exception, a step budget spent) ends the
+evaluation with no value.
 
 Written by hand: no library evaluates a Python subset over data without running the code.
 """
@@ -40,6 +45,13 @@ _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">
            ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
 _COMPS = {ast.ListComp: "list", ast.SetComp: "set", ast.DictComp: "dict",
           ast.GeneratorExp: "list"}
+# attributes that hold a package's version, and the last names of calls that read or parse
+# one (importlib.metadata.version, packaging.version.parse / Version): compiled as reads of
+# the installed versions, which `evaluate`'s `versions` resolves
+VERSION_ATTRS = frozenset({"__version__", "VERSION", "version", "__VERSION__"})
+VERSION_CALLS = frozenset({"version", "parse", "Version", "parse_version"})
+_ENVIRON = ("os", ("environ",))
+_ENV_GETS = (("os", ("environ", "get")), ("os", ("getenv",)))
 
 
 def compile_function(node) -> tuple | None:
@@ -167,6 +179,9 @@ def _expr(node) -> tuple:
         if op is None:
             raise _Unsupported
         return ("bin", op, _expr(node.left), _expr(node.right))
+    if cls is ast.Compare and len(node.ops) == 1 and _chain(node.comparators[0]) == _ENVIRON \
+            and node.ops[0].__class__ in (ast.In, ast.NotIn):
+        return ("envin", _expr(node.left), node.ops[0].__class__ is ast.NotIn)
     if cls is ast.Compare:
         ops = []
         for op, right in zip(node.ops, node.comparators):
@@ -174,6 +189,9 @@ def _expr(node) -> tuple:
         return ("cmp", _expr(node.left), tuple(ops))
     if cls is ast.IfExp:
         return ("ifexp", _expr(node.test), _expr(node.body), _expr(node.orelse))
+    if cls is ast.Subscript and _chain(node.value) == _ENVIRON and \
+            node.slice.__class__ is not ast.Slice:
+        return ("env", _expr(node.slice), None)  # None: KeyError when unset
     if cls is ast.Subscript:
         key = node.slice
         if key.__class__ is ast.Slice:
@@ -181,14 +199,24 @@ def _expr(node) -> tuple:
                           for p in (key.lower, key.upper, key.step))
             return ("slice", _expr(node.value), parts)
         return ("sub", _expr(node.value), _expr(key))
+    if cls is ast.Attribute:
+        chain = _chain(node)
+        if chain is not None and chain[1][-1] in VERSION_ATTRS:
+            return ("ver", chain[0], chain[1])
+        raise _Unsupported
     if cls is ast.Call:
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise _Unsupported
         args = tuple(_expr(a) for a in node.args)
         kwargs = tuple((k.arg, _expr(k.value)) for k in node.keywords)
+        if _chain(node.func) in _ENV_GETS and 1 <= len(args) <= 2 and not kwargs:
+            return ("env", args[0], args[1] if len(args) == 2 else ("k", None))
         if isinstance(node.func, ast.Attribute):
             if node.func.attr not in _METHOD_NAMES:
-                raise _Unsupported
+                chain = _chain(node.func)
+                if chain is None or chain[1][-1] not in VERSION_CALLS or kwargs:
+                    raise _Unsupported
+                return ("xcall", chain[0], chain[1], args)
             return ("meth", _expr(node.func.value), node.func.attr, args, kwargs)
         if isinstance(node.func, ast.Name):
             return ("call", node.func.id, args, kwargs)
@@ -207,7 +235,34 @@ def _expr(node) -> tuple:
     raise _Unsupported
 
 
+def _chain(node) -> tuple[str, tuple[str, ...]] | None:
+    """`a.b.c` -> ("a", ("b", "c")), else None."""
+    attrs = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    return (node.id, tuple(reversed(attrs))) if isinstance(node, ast.Name) and attrs else None
+
+
 # -- evaluating --------------------------------------------------------------------------
+
+class Release(tuple):
+    """A parsed version (packaging.version.parse of a plain release such as "1.10.2"): its
+    numbers without trailing zeros, compared as packaging compares them; only with another
+    one."""
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text) -> "Release":
+        parts = text.strip().lstrip("vV").split(".") if isinstance(text, str) else ()
+        if not parts or not all(p.isdigit() and p.isascii() for p in parts):
+            raise NoValue("a version that is not a plain release")
+        numbers = [int(p) for p in parts]
+        while len(numbers) > 1 and numbers[-1] == 0:
+            numbers.pop()
+        return cls(numbers)
+
 
 class Function:
     """A compiled pure function and where its globals are: `scope` is handed back to the
@@ -256,8 +311,13 @@ class _Run:
     """One evaluation: its step budget, the call depth, and the containers it did not make
     (an argument's: mutating them would change data the simulator keeps elsewhere)."""
 
-    def __init__(self, resolve):
+    def __init__(self, resolve, versions=None, environment=None):
         self.resolve = resolve  # (scope, name) -> ("data", value) | ("func", Function) | None
+        # (scope, name, attrs, args) -> what `name.attrs` reads (args None) or returns when
+        # called with args: a version string or a Release; raises NoValue
+        self.versions = versions
+        # (scope, variable) -> its value, None when unset; raises NoValue (`os` is not os)
+        self.environment = environment
         self.steps = 0
         self.depth = 0
         self.foreign: set[int] = set()
@@ -420,6 +480,25 @@ class _Run:
             return self.call(node, env, scope)
         if kind == "meth":
             return self.method(node, env, scope)
+        if kind == "env" or kind == "envin":
+            if self.environment is None or (env is not None and "os" in env):
+                raise NoValue(kind)
+            name = self.expr(node[1], env, scope)
+            if name.__class__ is not str:
+                raise NoValue("a variable name that is not a string")
+            value = self.environment(scope, name)
+            if kind == "envin":
+                return (value is not None) != node[2]
+            if value is None:
+                if node[2] is None:
+                    raise NoValue("KeyError")  # os.environ[NAME] of an unset variable
+                return self.expr(node[2], env, scope)
+            return value
+        if kind == "ver" or kind == "xcall":
+            if self.versions is None or (env is not None and node[1] in env):
+                raise NoValue(kind)  # (a local of that name is no module)
+            args = None if kind == "ver" else [self.expr(a, env, scope) for a in node[3]]
+            return self.versions(scope, node[1], node[2], args)
         raise NoValue(kind)
 
     def comprehension(self, node, env, scope):
@@ -452,7 +531,13 @@ class _Run:
 
     def call(self, node, env, scope):
         name, arg_nodes, kw_nodes = node[1], node[2], node[3]
-        func = self.name(name, env, scope)
+        try:
+            func = self.name(name, env, scope)
+        except NoValue:
+            if self.versions is None or kw_nodes or (env is not None and name in env):
+                raise
+            # `version("dist")` after `from importlib.metadata import version`
+            return self.versions(scope, name, (), [self.expr(a, env, scope) for a in arg_nodes])
         args = [self.expr(a, env, scope) for a in arg_nodes]
         kwargs = self.keywords(kw_nodes, env, scope)
         if isinstance(func, Function):
@@ -588,6 +673,8 @@ class _Run:
     def compare(self, op, left, right) -> bool:
         if not isinstance(left, _DATA) or not isinstance(right, _DATA):
             raise NoValue("comparison of a non-data value")
+        if (left.__class__ is Release) != (right.__class__ is Release):
+            raise NoValue("a version compared with another kind of value")
         if op in ("is", "is not"):
             # identity of fresh containers or numbers is CPython's business: only singletons
             if not any(v is None or v is True or v is False for v in (left, right)):
@@ -745,10 +832,13 @@ BUILTINS = {name: (_TypeName(name) if name in _TYPES else _Builtin(name)) for na
     "reversed", "dict", "set", "bytes")}
 
 
-def evaluate(program: tuple, resolve, scope, env: dict | None = None):
+def evaluate(program: tuple, resolve, scope, env: dict | None = None, versions=None,
+             environment=None):
     """The value of an expression program, names read through `resolve(scope, name)`
-    (("data", value), ("func", Function) or None) after `env`; raises NoValue."""
-    run = _Run(resolve)
+    (("data", value), ("func", Function) or None) after `env`, installed versions through
+    `versions` and environment variables through `environment` (see _Run); raises
+    NoValue."""
+    run = _Run(resolve, versions, environment)
     for given in (env or {}).values():
         run.mark_foreign(given)
     try:

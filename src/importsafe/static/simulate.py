@@ -20,6 +20,7 @@ from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
 from .callreplay import CallReplay
+from .environment import OrdinaryEnvironment
 from .lazy import LAZY_TARGET, LazyImports
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
@@ -28,6 +29,7 @@ from .events import (
 )
 
 _EXC_BASES = {
+    "KeyError": ("KeyError", "LookupError"),
     "ModuleNotFoundError": ("ModuleNotFoundError", "ImportError"),
     "ImportError": ("ImportError",),
     "ImportCycleError": ("ImportCycleError", "ImportError"),  # PEP 810, 3.15
@@ -43,7 +45,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ExecFiles, ComputedNames, ImportState):
+                ExecFiles, ComputedNames, OrdinaryEnvironment, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -237,6 +239,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                                     lambda how, program: self.module_known(how, program, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
+        if ev.env and cond != "unknown":
+            self.assume_environment(ev.env, ev.line, frame)
         if cond == "true":
             self._body(ev, frame)
         elif cond == "false":

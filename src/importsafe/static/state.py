@@ -172,12 +172,18 @@ class Program:
                  memo: bool = True, load_bodies: Callable[[str], ModuleFacts] | None = None,
                  target_version: tuple[int, int] = (3, 11),
                  load_functions: Callable[[str], Mapping] | None = None,
-                 named: ImportedNames | None = None, strict: bool = False):
+                 named: ImportedNames | None = None, strict: bool = False,
+                 env: tuple = (), versions=None):
         self.index = index
         self.facts = facts
         # without the ordinary-order rule (`--strict`): what it would assume stays unknown
         self.strict = strict
         self.target_version = tuple(target_version)  # `__lazy_modules__` counts from 3.15
+        # ((name, value), ...): the environment variables given (--env), which the facts
+        # were made with; every other one is unset
+        self.env = tuple(env)
+        self.versions = versions  # installed.Versions: dependency versions, read statically
+        self.import_origins: dict = {}  # (module, name) -> what an import bound it to
         self.tops = frozenset(name.partition(".")[0] for name in index)
         self.registrars = tuple(sorted(n for n, f in summary_items(facts)
                                        if f.registers_modules))
@@ -221,7 +227,7 @@ class Program:
         same): the function bodies loaded so far, and those either loads later, serve both,
         so that none is parsed twice."""
         other = Program(self.index, facts, memo, self.load_bodies, self.target_version,
-                        self.load_functions, self._named, self.strict)
+                        self.load_functions, self._named, self.strict, self.env, self.versions)
         other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
         other.generated = self.generated
         return other
@@ -458,7 +464,7 @@ class ImportState:
 
     def assume(self, assumption) -> None:
         """Record an Assumption; a recording replays it with the rest of its writes."""
-        key = (assumption.module, assumption.name)
+        key = (assumption.kind, assumption.module, assumption.name)
         if key not in self.assumed:
             self.assumed[key] = assumption
         if self.rec_starts:

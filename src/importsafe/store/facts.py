@@ -1,7 +1,8 @@
 """Facts cached by file content (IO edge).
 
-Key: the source bytes' digest, the module's name, path and kind, the target version, whether
-function bodies were extracted, and a fingerprint of the extractor's own code (so a new
+Key: the source bytes' digest, the module's name, path and kind, the target version, the
+environment variables given (--env: facts decide tests on them), whether function bodies
+were extracted, and a fingerprint of the extractor's own code (so a new
 importsafe, or an edited extractor, never reads old facts). One file per key, in the plain
 data format of codec.py, written to a temporary file and renamed into place: concurrent runs
 never see a half-written entry; a missing entry is a miss, and a refused one (corrupt, not
@@ -52,11 +53,12 @@ class FactsCache:
         if why is not None:
             safety.warn(directory, why)
 
-    def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool) -> str:
-        """`digest`: the source's sha256 (hex)."""
+    def key(self, digest: str, name: str, path: str, kind: str, version, bodies: bool,
+            env: tuple = ()) -> str:
+        """`digest`: the source's sha256 (hex); `env`: ((name, value), ...) given."""
         import hashlib
         return hashlib.sha256(repr((digest, extractor_fingerprint(), name, path, kind,
-                                    tuple(version), bodies)).encode()).hexdigest()
+                                    tuple(version), bodies, tuple(env))).encode()).hexdigest()
 
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key[2:] + ".facts")

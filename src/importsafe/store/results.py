@@ -41,9 +41,9 @@ def simulator_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def prefix(target_version) -> str:
+def prefix(target_version, env: tuple = ()) -> str:
     """What every stored result also depends on."""
-    return repr((simulator_fingerprint(), tuple(target_version)))
+    return repr((simulator_fingerprint(), tuple(target_version), tuple(env)))
 
 
 def _edges(program: Program, name: str, children: dict, facts: dict

@@ -84,11 +84,11 @@ def ancestors_project_files(paths) -> list[str]:
 
 
 def check_arguments(paths, modes, source_roots, target_version, skip, shard,
-                    strict: bool = False) -> tuple:
+                    strict: bool = False, env: tuple = ()) -> tuple:
     """What, besides the files, decides a check's report (the key of its stored run)."""
     return ("check", tuple(os.path.abspath(p) for p in paths), tuple(modes),
             tuple(os.path.abspath(r) for r in source_roots), tuple(target_version), tuple(skip),
-            tuple(shard) if shard else None, bool(strict))
+            tuple(shard) if shard else None, bool(strict), tuple(env))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,3 @@
+from depver.a import A  # noqa: F401
+
+B = 2

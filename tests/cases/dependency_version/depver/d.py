@@ -1,0 +1,3 @@
+from depver.c import C  # noqa: F401
+
+D = 1

@@ -1,0 +1,3 @@
+from depver.e import E  # noqa: F401
+
+F = 1

@@ -1,0 +1,3 @@
+from depver.g import G  # noqa: F401
+
+H = 1

@@ -1,0 +1,3 @@
+from depver.i import I  # noqa: F401
+
+J = 1

@@ -1,0 +1,1 @@
+__version__ = version = "1.4.2"

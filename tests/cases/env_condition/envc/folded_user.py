@@ -1,0 +1,3 @@
+from envc.folded import Y  # noqa: F401
+
+X = 3

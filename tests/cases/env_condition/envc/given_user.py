@@ -1,0 +1,3 @@
+from envc.given import H  # noqa: F401
+
+G = 1

@@ -1,0 +1,3 @@
+from envc.quiet import VALUE  # noqa: F401
+
+USER = 2

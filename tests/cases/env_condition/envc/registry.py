@@ -1,0 +1,3 @@
+from envc.plugins import NAME  # noqa: F401
+
+REGISTRY = {}

@@ -1,0 +1,4 @@
+# os.environ[...] of a variable that is unset raises KeyError, in every order
+import os
+
+TOKEN = os.environ["IMPORTSAFE_CASE_TOKEN"]

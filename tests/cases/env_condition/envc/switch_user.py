@@ -1,0 +1,3 @@
+from envc.switch import T  # noqa: F401
+
+S = 1
