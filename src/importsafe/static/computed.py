@@ -221,7 +221,13 @@ class ComputedImports:
         """A comprehension's import call, once per value of its variable, in order: each
         in a scope of its own where the variable holds the value (the comprehension's)."""
         name, source = ev.loop
-        values = source[1] if source[0] == "values" else self._iterated(source, frame)
+        if source[0] == "attr":  # another module's tuple (or dict) of literals, now
+            found = self.value_now(source[1], source[2], frame)
+            values = found[1] if found is not None and found[0] == "lit" and \
+                found[1].__class__ is tuple else tuple(k for k, _ in found[1]) \
+                if found is not None and found[0] == "dict" and len(found) == 2 else None
+        else:
+            values = source[1] if source[0] == "values" else self._iterated(source, frame)
         if values is None or frame.kind == "class":
             raise SimUnknown(f"{ev.call}() at {frame.module.info.path}:{ev.line}: its name "
                              "is computed from a comprehension's variable over values not "

@@ -370,6 +370,10 @@ def _runtime_test(node, fallback, env) -> tuple | None:
         return found
     if isinstance(node, ast.Name):
         return ("name", node.id)
+    if isinstance(node, ast.Attribute):  # `if other_module.FLAG:`, read when it runs
+        chain = attr_chain(node)
+        if chain is not None:
+            return ("attr", chain[0], chain[1])
     if isinstance(node, ast.Constant):
         return ("const", node.value)
     read = _env_test(node, env)

@@ -62,6 +62,16 @@ class OrdinaryEnvironment:
             distribution = True
         else:
             raise NoValue("a call of an installed package")
+        if found is None and distribution and versions is not None and \
+                self.program.index.get(dotted) is None:
+            # no *.dist-info of it on the roots or in site-packages: not installed, and
+            # importlib.metadata raises (torch's `except PackageNotFoundError:` for optree)
+            self.assume(Assumption(st.name, dotted, st.info.path, st.line,
+                                   f"distribution {dotted} taken as not installed (no "
+                                   "metadata on the source roots or in site-packages)",
+                                   "version"))
+            raise self.error("PackageNotFoundError", None, None,
+                             f"No package metadata was found for {dotted}")
         if found is None:
             raise NoValue("a version not found")
         self.assume(Assumption(st.name, dotted, st.info.path, st.line,

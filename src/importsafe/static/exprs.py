@@ -306,7 +306,10 @@ def _loop_of(node, consumed: set) -> tuple | None:
     from .shapes import _literal_values, _loop_source  # shapes imports this module
     values = _literal_values(gen.iter)
     source = ("values", values) if values is not None else _loop_source(gen.iter)
-    if source is None or source[0] not in ("values", "name"):
+    chain = attr_chain(gen.iter) if source is None else None
+    if chain is not None:  # `for n in compat.NAMES`: another module's tuple, when it runs
+        source = ("attr", chain[0], chain[1])
+    if source is None or source[0] not in ("values", "name", "attr"):
         return None
     return gen.target.id, source
 

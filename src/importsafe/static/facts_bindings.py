@@ -210,6 +210,10 @@ class Bindings:
                 if found is not None:
                     return found
             return _all_value(value, extend=False)
+        if value.__class__ is ast.Constant and value.value.__class__ in (bool, type(None)):
+            # a flag set in a branch (`except ImportError: HAVE_X = False`): what a later
+            # `if HAVE_X:` reads when it runs
+            return ("lit", value.value)
         if value.__class__ is ast.Subscript:
             item = environ_item(value, self.env)
             if item.__class__ is str:  # (unset, the read raises KeyError first)

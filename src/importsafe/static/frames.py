@@ -76,19 +76,25 @@ _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
 
 
 def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
-                  pure=None, modules=None) -> object:
+                  pure=None, modules=None, attribute=None) -> object:
     """An `if` test (conditions.runtime_test) from the literal values the call left in
     parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a global's
     value, for `in` tests on a literal dict; `builtin(name)`: does the name read the builtin
     (for `isinstance` tests); `returned(name, attrs)`: the ("lit", value) a call of that
     function returns, or None; `pure(program)`: the truth of a purefn program's value, or
     UNDECIDED; `modules(how, program)`: is the module named by the program's value in
-    sys.modules ("loaded") or to be found ("exists"), or UNDECIDED."""
+    sys.modules ("loaded") or to be found ("exists"), or UNDECIDED; `attribute(name, attrs)`:
+    the value `name.attrs` holds now, or None."""
     kind = test[0]
     if kind == "const":
         return test[1]
     if kind == "eval":
         return pure(test[1]) if pure is not None else UNDECIDED
+    if kind == "attr":
+        value = attribute(test[1], test[2]) if attribute is not None else None
+        if value is not None and value[0] == "obj":
+            return True
+        return bool(value[1]) if value is not None and value[0] == "lit" else UNDECIDED
     if kind == "module":
         found = modules(test[1], test[2]) if modules is not None else UNDECIDED
         return found if found is UNDECIDED else found != test[3]
@@ -128,9 +134,10 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
-        inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure, modules)
+        inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure, modules,
+                              attribute)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame, lookup, builtin, returned, pure, modules)
+    results = [evaluate_test(part, frame, lookup, builtin, returned, pure, modules, attribute)
                for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):

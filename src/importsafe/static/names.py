@@ -154,6 +154,14 @@ class NameLookup:
             self.ns_get(st, name) is MISSING and not self.wildcard_of(st) and \
             not self.dynamic_of(st)
 
+    def value_now(self, name: str, attrs: tuple, frame: Frame_):
+        """The value `name.attrs` holds now, or None (never raises: the test's own reads are
+        events of their own)."""
+        try:
+            return self.resolve(name, attrs, frame)
+        except (SimError, SimUnknown):
+            return None
+
     def global_value(self, name: str, frame: Frame_):
         """The value a function's global `name` holds now, or None (never raises)."""
         if name in frame.local_names:

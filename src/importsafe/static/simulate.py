@@ -31,6 +31,8 @@ from .events import (
 _EXC_BASES = {
     "KeyError": ("KeyError", "LookupError"),
     "ModuleNotFoundError": ("ModuleNotFoundError", "ImportError"),
+    # importlib.metadata's, for a distribution not installed
+    "PackageNotFoundError": ("PackageNotFoundError", "ModuleNotFoundError", "ImportError"),
     "ImportError": ("ImportError",),
     "ImportCycleError": ("ImportCycleError", "ImportError"),  # PEP 810, 3.15
     "AttributeError": ("AttributeError",),
@@ -40,7 +42,7 @@ _EXC_BASES = {
 _KNOWN_EXC = frozenset(n for n in dir(builtins) if n.endswith(("Error", "Exception", "Warning"))
                        ) | {"Exception", "BaseException", "KeyboardInterrupt", "SystemExit",
                             "GeneratorExit", "StopIteration", "StopAsyncIteration",
-                            "ImportCycleError"}
+                            "ImportCycleError", "PackageNotFoundError"}
 _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
@@ -236,7 +238,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                                     lambda name: self.reads_builtin(name, frame),
                                     lambda name, attrs: self.returned_literal(name, attrs, frame),
                                     lambda program: self.pure_truth(program, frame),
-                                    lambda how, program: self.module_known(how, program, frame))
+                                    lambda how, program: self.module_known(how, program, frame),
+                                    lambda name, attrs: self.value_now(name, attrs, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if ev.env and cond != "unknown":

@@ -1,0 +1,1 @@
+from ft.plugins.a import NOT_THERE  # would fail

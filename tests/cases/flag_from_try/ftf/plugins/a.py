@@ -1,0 +1,1 @@
+from ftf.loader import MODULES  # loader's comprehension imports a before MODULES exists

@@ -1,0 +1,1 @@
+from ftf.plugins.a import NOT_THERE  # would fail
