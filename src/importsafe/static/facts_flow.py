@@ -9,7 +9,7 @@ from .conditions import decide_condition, narrowing, runtime_test
 from .helpers import ADD_NEWDOC, add_newdoc_read
 from .purefn import compile_expr
 from .events import (
-    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, ComputedImport, Dynamic, Exit,
+    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ComputedImport, Dynamic, Exit,
     ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
 )
 from .exprs import attr_chain
@@ -168,7 +168,8 @@ class ControlFlow:
                     isinstance(node.value.value, (bool, int, str, type(None))):
                 out.append(Exit(node.lineno, "", ("lit", node.value.value)))
                 return
-            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else None))
+            returned = _returned_call(node.value, node.lineno, out)
+            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else returned))
 
     def s_Raise(self, node, out, guard, scope):
         self.generic(node, out, scope)
@@ -268,3 +269,19 @@ def _without_jumps(events) -> list:
                          final=tuple(_without_jumps(ev.final)))
         out.append(ev)
     return out
+
+
+def _returned_call(value, line: int, out: list) -> tuple | None:
+    """`return name.attrs(arg)`, arg a plain name: the call's event (the last of `out`) is
+    marked `returned`, and the Exit's value says what to call ("call", name, attrs, arg,
+    passed); None for any other value."""
+    if value.__class__ is not ast.Call or value.keywords or len(value.args) != 1 or \
+            value.args[0].__class__ is not ast.Name:
+        return None
+    chain = attr_chain(value.func)
+    last = out[-1] if out else None
+    if chain is None or last.__class__ is not Call or last.line != line or \
+            (last.name, last.attrs) != chain:
+        return None
+    out[-1] = replace(last, returned=True)
+    return ("call", chain[0], chain[1], value.args[0].id, last.passed)
