@@ -113,7 +113,7 @@ class Bindings:
 
     def _lazy_attach(self, node, out) -> bool:
         """`__getattr__, __dir__, __all__ = lazy.attach(__name__, ...)` (or attach_stub,
-        relative_import, each with its own order): the `__getattr__` it
+        relative_import, deprecate_attr, each with its own order): the `__getattr__` it
         returns, as a def (helpers.py), and its `__all__`."""
         call, target = node.value, node.targets[0]
         if len(node.targets) != 1 or not isinstance(call, ast.Call) or \

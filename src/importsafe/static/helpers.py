@@ -17,6 +17,10 @@ extracted like any function, so the simulator replays it for the name asked.
   `._submodule` and returns its attribute; any other name raises AttributeError. `__all__`
   is the submodule names, then the class names (each list's names once, in first-listed
   order; a later entry of the same name wins).
+- transformers' `transformers.utils.deprecation.deprecate_attr(module_name, remove=...,
+  rename=...)`, each a literal dict (or None): a key of either answers (with the object its
+  entry gives, after a FutureWarning), any other name raises AttributeError; a key in both
+  makes the call raise ValueError, which is not modelled.
 - matplotlib's `@_api.caching_module_getattr class __getattr__:` with `name =
   property(lambda self: <expr>)` entries: a property's name answers with the expression (run
   when asked; `self.<other property>` is that property's expression), any other name raises
@@ -34,15 +38,18 @@ ADD_NEWDOC = frozenset({"numpy.add_newdoc", "numpy.lib.add_newdoc",
                         "numpy._core.function_base.add_newdoc",
                         "numpy.lib.function_base.add_newdoc"})
 PLOTLY_IMPORTERS = "_plotly_utils.importers"
-HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER, PLOTLY_IMPORTERS}) | ADD_NEWDOC
+TRANSFORMERS_DEPRECATION = "transformers.utils.deprecation"
+HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER, PLOTLY_IMPORTERS,
+                            f"{TRANSFORMERS_DEPRECATION}.deprecate_attr"}) | ADD_NEWDOC
 # the helper functions, by qualified name: which semantics lazy_attach gives them
 ATTACH_KINDS = {f"{LAZY_LOADER}.attach": "attach", f"{LAZY_LOADER}.attach_stub": "attach_stub",
                 f"{JAX_LAZY_LOADER}.attach": "attach_named",
-                f"{PLOTLY_IMPORTERS}.relative_import": "relative_import"}
+                f"{PLOTLY_IMPORTERS}.relative_import": "relative_import",
+                f"{TRANSFORMERS_DEPRECATION}.deprecate_attr": "deprecate_attr"}
 # what each returns, in order: the module __getattr__, __dir__ and __all__
 RETURNS = {"attach": ("getattr", "dir", "all"), "attach_stub": ("getattr", "dir", "all"),
            "attach_named": ("getattr", "dir", "all"),
-           "relative_import": ("all", "getattr", "dir")}
+           "relative_import": ("all", "getattr", "dir"), "deprecate_attr": ("getattr",)}
 _PARAM = "_importsafe_name"
 
 
@@ -56,6 +63,8 @@ def lazy_attach(call: ast.Call, kind: str, package: str, stub: tuple | None, mod
         return _attach_named(call, package)
     if kind == "relative_import":
         return _relative_import(call, module)
+    if kind == "deprecate_attr":
+        return _deprecate_attr(call)
     if not call.args or not (isinstance(call.args[0], ast.Name) and
                              call.args[0].id == "__name__"):
         return None
@@ -166,6 +175,34 @@ def _relative_import(call: ast.Call, module: str
                   f"        return {read}"]
     lines.append(f"    raise AttributeError({_PARAM})")
     return _def("\n".join(lines), call.lineno), (*module_names, *class_names)
+
+
+def _deprecate_attr(call: ast.Call) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
+    """transformers' `deprecate_attr(module_name, remove=None, rename=None)`, the tables
+    literal dicts with string keys (or None), no key in both."""
+    if not call.args or len(call.args) > 3 or any(isinstance(a, ast.Starred)
+                                                  for a in call.args):
+        return None
+    given = dict(zip(("module_name", "remove", "rename"), call.args))
+    given.update((k.arg, k.value) for k in call.keywords)
+    if len(given) != len(call.args) + len(call.keywords) or \
+            set(given) - {"module_name", "remove", "rename"}:
+        return None
+    keys: list[str] = []
+    for table in (given.get("remove"), given.get("rename")):
+        if table is None or isinstance(table, ast.Constant) and table.value is None:
+            continue
+        if not isinstance(table, ast.Dict) or not all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in table.keys):
+            return None
+        keys.extend(dict.fromkeys(k.value for k in table.keys))
+    if len(keys) != len(set(keys)):
+        return None  # a name in both tables: the call raises ValueError
+    lines = [f"def __getattr__({_PARAM}):"]
+    for key in keys:
+        lines += [f"    if {_PARAM} == {key!r}:", "        return"]  # the object given
+    lines.append(f"    raise AttributeError({_PARAM})")
+    return _def("\n".join(lines), call.lineno), ()
 
 
 def _resolve(name: str, package: str) -> str | None:
