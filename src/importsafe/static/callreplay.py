@@ -212,7 +212,12 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
     cannot fail, and calls of them run nothing the simulator follows: Simulator.lookup.)"""
     names: dict[str, None] = {}
     local = func.local_names
-    for ev in func.body:
+    body = func.body
+    last = body[-1] if body else None
+    if last.__class__ is Exit and last.value is not None and last.value[0] == "call" and \
+            not last.exception:
+        body = body[:-1]  # `return f(x)`: its Call is in the body, `x` read by a Use
+    for ev in body:
         cls = ev.__class__
         if cls is not Use and cls is not Call:
             return False
