@@ -24,6 +24,8 @@ class CallReplay:
     shallow = 0  # > 0 while an __init__ replays: the calls it makes are not replayed
 
     def e_Call(self, ev: Call, frame):
+        if ev.returned:
+            return  # the Exit after it makes the call (returned_call)
         value = self.resolve(ev.name, ev.attrs, frame)
         if self.shallow:
             return
@@ -224,6 +226,8 @@ class CallReplay:
 
     def e_Exit(self, ev: Exit, frame):
         value = None
+        if ev.value is not None and ev.value[0] == "call":
+            self.returned_call(ev, frame)
         if ev.value is not None and ev.value[0] == "lit":
             value = ev.value
         elif ev.value is not None and frame is self.asking:  # what a __getattr__ answers
@@ -232,6 +236,26 @@ class CallReplay:
             except (SimError, SimUnknown):
                 value = None
         raise FunctionReturn(ev.exception, self.handled, value)
+
+    def returned_call(self, ev: Exit, frame) -> None:
+        """`return f(x)`. In a module `__getattr__` being replayed, with `f` an analysed
+        function and `x` a known string (the name asked, handed on to a saved earlier
+        `__getattr__`), `f` is replayed as a `__getattr__` for it, and what it returns or
+        raises ends this one; anywhere else the call runs as any call does."""
+        _, name, attrs, arg, passed = ev.value
+        if frame is self.asking:
+            try:
+                value, given = self.resolve(name, attrs, frame), self.lookup(arg, frame)
+            except (SimError, SimUnknown):
+                value = given = OPAQUE  # the reads were made, by the return's own events
+            if value[0] == "f" and value[3] is not None:
+                if given[0] != "lit" or given[1].__class__ is not str:
+                    self.unresolved = self.unresolved or name  # replayed, its answer unknown
+                elif self.replay_getattr(value, given[1], True, self.asking_owner, name):
+                    raise FunctionReturn("", self.handled, self.answer)
+                else:
+                    raise FunctionReturn("AttributeError", self.handled)
+        self.e_Call(Call(ev.line, name, attrs, passed), frame)
 
     def e_Raise(self, ev: Raise, frame):
         if ev.exception == PROCESS_EXIT:  # the process ends: nothing after it happens
@@ -250,7 +274,12 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
     cannot fail, and calls of them run nothing the simulator follows: Simulator.lookup.)"""
     names: dict[str, None] = {}
     local = func.local_names
-    for ev in func.body:
+    body = func.body
+    last = body[-1] if body else None
+    if last.__class__ is Exit and last.value is not None and last.value[0] == "call" and \
+            not last.exception:
+        body = body[:-1]  # `return f(x)`: its Call is in the body, `x` read by a Use
+    for ev in body:
         cls = ev.__class__
         if cls is not Use and cls is not Call:
             return False

@@ -27,6 +27,7 @@ class ComputedImports:
     unresolved = None  # a call it made to a value of analysed code not known statically
     imported_names = None  # module -> the names its top level imports (made_in_code)
     answer = OPAQUE  # what the last module __getattr__ replayed returned, when it answered
+    asking_owner = ""  # the module whose __getattr__ is being replayed
 
     # -- strings --------------------------------------------------------------------------
     def spell(self, parts, frame) -> str | None:
@@ -366,23 +367,28 @@ class ComputedImports:
         found = self.ns_get(st, "__getattr__")
         if found is MISSING:
             return False
-        if found[0] != "f" or found[3] is None:
-            raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for "
-                             f"'{attr}'")
-        module = self.deref(found)
+        return self.replay_getattr(found, attr, reading, st.name)
+
+    def replay_getattr(self, found, attr: str, reading: bool, owner: str,
+                       called: str = "") -> bool:
+        """module_getattr for the function value `found`: the `__getattr__` of module `owner`,
+        or what it calls (`called`: that name) to answer for `attr`."""
+        who = f"the __getattr__ of module '{owner}'" + (f" (through '{called}')" if called
+                                                           else "")
+        module = self.deref(found) if found[0] == "f" and found[3] is not None else None
         func = self.program.function_body(module.name, found[3]) if module else None
         if func is None or not func.positional or \
                 self.calls.count(id(func)) >= MAX_GETATTR_DEPTH or \
                 len(self.calls) >= 30:
-            raise SimUnknown(f"module '{st.name}' has a __getattr__ that may answer for "
-                             f"'{attr}'")
+            raise SimUnknown(f"module '{owner}' has a __getattr__ that may answer for "
+                             f"'{attr}'" + (f" (through '{called}')" if called else ""))
         frame = Frame_("function", module, func.local_names, func.global_names)
         frame.locals[func.positional[0]] = ("lit", attr)
         self.calls.append(id(func))
         raised = context = None
         returned = OPAQUE
-        saved = self.asking, self.unresolved
-        self.asking, self.unresolved = frame, None
+        saved = self.asking, self.unresolved, self.asking_owner
+        self.asking, self.unresolved, self.asking_owner = frame, None, owner
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn as exit_:
@@ -397,12 +403,12 @@ class ComputedImports:
         finally:
             self.calls.pop()
             unresolved = self.unresolved
-            self.asking, self.unresolved = saved
+            self.asking, self.unresolved, self.asking_owner = saved
         if unresolved and raised is None:
-            raise SimUnknown(f"the __getattr__ of module '{st.name}' asked for '{attr}' "
-                             f"answers with what '{unresolved}' returns, not known statically")
+            raise SimUnknown(f"{who} asked for '{attr}' answers with what '{unresolved}' "
+                             "returns, not known statically")
         if frame.uncertain or raised == "?":
-            raise SimUnknown(f"the __getattr__ of module '{st.name}' asked for '{attr}': "
+            raise SimUnknown(f"{who} asked for '{attr}': "
                              f"{frame.uncertain or 'it raises an exception not known statically'}")
         if raised is None:
             self.answer = returned
@@ -412,8 +418,8 @@ class ComputedImports:
         # raised in an `except` clause, its message most likely quotes the error handled
         # (`raise ImportError(f"...: {e}") from e`): the name is that error's
         inner = context.info if context is not None else None
-        message = f"{raised} raised by the __getattr__ of module '{st.name}' for '{attr}'" \
-            + (f": {inner.message}" if inner else "")
+        message = f"{raised} raised by {who} for '{attr}'" + (f": {inner.message}" if inner
+                                                              else "")
         return_name = inner.name if inner is not None and raised == inner.exception else None
         raise self.error(raised, None, return_name, message)
 

@@ -64,6 +64,8 @@ class Call:
     # positional ones are objects known not to be None, e.g. the decorated function); None
     # when *args / **kwargs make it unknown
     passed: tuple[int, tuple[str, ...], int] | None = None
+    # `return f(x)`: the Exit after it makes this call, to return what it returns (or raise)
+    returned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,8 @@ class Exit:
 
     line: int
     exception: str = ""
-    # what it returns: `return name.attrs` ("ref", name, attrs), `return <constant>` ("lit", v)
+    # what it returns: `return name.attrs` ("ref", name, attrs), `return <constant>` ("lit", v),
+    # `return name.attrs(arg)` ("call", name, attrs, arg, passed): arg a name, passed as Call's
     value: tuple | None = None
 
 

@@ -243,10 +243,12 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         body = sub.block(node.body, FUNCTION, "function")
         if body and body[-1].__class__ is Exit and not body[-1].exception and (
                 body[-1].value is None or node.name != "__getattr__") and \
-                not (len(body) == 1 and body[0].value is not None and body[0].value[0] == "lit"):
+                not (len(body) == 1 and body[0].value is not None and body[0].value[0] == "lit") \
+                and (body[-1].value is None or body[-1].value[0] != "call"):
             # a `return` (or `raise`) that ends the body ends the call anyway: one exception
             # fewer per call of a function called many times at import time (but a lone
-            # `return <constant>` is what a condition calling the function reads)
+            # `return <constant>` is what a condition calling the function reads, and
+            # `return f(x)` makes the call)
             body = body[:-1]
         self.imports |= sub.imports
         self.registers |= sub.registers

@@ -8,7 +8,7 @@ from .conditions import NOT_ENV, env_names, env_read, environ_item, fold
 from .events import Bind, Def, Del, Dynamic, Use
 from .execfile import registers_for_exec
 from .exprs import PATH_NODES, anchored, attr_chain, getattr_read, path_spec, spell, target_events
-from .helpers import ATTACH_KINDS, lazy_attach
+from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
 from .shapes import (
     _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
@@ -136,13 +136,14 @@ class Bindings:
         self.bind(names, line, out, scope)
 
     def _lazy_attach(self, node, out) -> bool:
-        """`__getattr__, __dir__, __all__ = lazy.attach(__name__, ...)` (or attach_stub):
-        the `__getattr__` it returns, as a def (helpers.py), and its `__all__`."""
+        """`__getattr__, __dir__, __all__ = lazy.attach(__name__, ...)` (or attach_stub,
+        relative_import, deprecate_attr, each with its own order): the `__getattr__` it
+        returns, as a def (helpers.py), and its `__all__`."""
         call, target = node.value, node.targets[0]
         if len(node.targets) != 1 or not isinstance(call, ast.Call) or \
-                not isinstance(target, ast.Tuple) or not target.elts or \
-                not isinstance(target.elts[0], ast.Name) or target.elts[0].id != "__getattr__":
+                not isinstance(target, (ast.Tuple, ast.Name)):
             return False
+        targets = target.elts if isinstance(target, ast.Tuple) else [target]
         chain = attr_chain(call.func)
         helper = chain and (self.helpers.get(chain[0]) if not chain[1] else
                             f"{self.helpers.get(chain[0])}.{chain[1][0]}"
@@ -150,20 +151,25 @@ class Bindings:
         kind = ATTACH_KINDS.get(helper) if helper else None
         if kind is None:
             return False
-        made = lazy_attach(call, kind, self.name, self.stub)
+        returns = RETURNS[kind]
+        at = returns.index("getattr")
+        if len(targets) != len(returns) or not isinstance(targets[at], ast.Name) or \
+                targets[at].id != "__getattr__":
+            return False
+        made = lazy_attach(call, kind, self.name, self.stub, self.name)
         if made is None:
             return False
         line = node.lineno
         out.append(Def(line, "__getattr__", self.function(made[0])))
         self.bindings.setdefault("__getattr__", line)
-        for elt in target.elts[1:]:
-            name = elt.value if isinstance(elt, ast.Starred) else elt
-            if not isinstance(name, ast.Name):
-                self.target(name, line, out, "module")
+        for i, elt in enumerate(targets):
+            if i == at:
                 continue
-            value = ("all", made[1]) if name.id == "__all__" and not isinstance(
-                elt, ast.Starred) else None
-            self.bind([name.id], line, out, "module", value)
+            if not isinstance(elt, ast.Name):
+                self.target(elt, line, out, "module")
+                continue
+            value = ("all", made[1]) if returns[i] == "all" else None
+            self.bind([elt.id], line, out, "module", value)
         return True
 
     def _own_sys_modules_entry(self, target) -> bool:

@@ -176,7 +176,8 @@ class ControlFlow:
                     isinstance(node.value.value, (bool, int, str, type(None))):
                 out.append(Exit(node.lineno, "", ("lit", node.value.value)))
                 return
-            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else None))
+            returned = _returned_call(node.value, node.lineno, out)
+            out.append(Exit(node.lineno, "", ("ref", *chain) if chain else returned))
 
     def s_Raise(self, node, out, guard, scope):
         self.generic(node, out, scope)
@@ -283,3 +284,19 @@ def _passes(call: Call, names) -> bool:
     pass calls with another known value (`for name in SKIPLIST: add(name)`)."""
     passed = call.passed
     return passed is not None and len(passed) > 4 and any(n in names for _, n in passed[4])
+
+
+def _returned_call(value, line: int, out: list) -> tuple | None:
+    """`return name.attrs(arg)`, arg a plain name: the call's event (the last of `out`) is
+    marked `returned`, and the Exit's value says what to call ("call", name, attrs, arg,
+    passed); None for any other value."""
+    if value.__class__ is not ast.Call or value.keywords or len(value.args) != 1 or \
+            value.args[0].__class__ is not ast.Name:
+        return None
+    chain = attr_chain(value.func)
+    last = out[-1] if out else None
+    if chain is None or last.__class__ is not Call or last.line != line or \
+            (last.name, last.attrs) != chain:
+        return None
+    out[-1] = replace(last, returned=True)
+    return ("call", chain[0], chain[1], value.args[0].id, last.passed)

@@ -11,6 +11,16 @@ extracted like any function, so the simulator replays it for the name asked.
 - jax's own copy, `jax._src.lazy_loader.attach(package_name, submodules)`: a listed
   submodule of `package_name` (a literal, any package) is imported, set on the calling module
   and returned; any other name raises AttributeError. `__all__` is the list as given.
+- plotly's `_plotly_utils.importers.relative_import(__name__, rel_modules, rel_classes)`: a
+  name that is the last part of a listed `.submodule` imports that module relative to the
+  calling module and returns it; else the last part of a listed `._submodule.Name` imports
+  `._submodule` and returns its attribute; any other name raises AttributeError. `__all__`
+  is the submodule names, then the class names (each list's names once, in first-listed
+  order; a later entry of the same name wins).
+- transformers' `transformers.utils.deprecation.deprecate_attr(module_name, remove=...,
+  rename=...)`, each a literal dict (or None): a key of either answers (with the object its
+  entry gives, after a FutureWarning), any other name raises AttributeError; a key in both
+  makes the call raise ValueError, which is not modelled.
 - matplotlib's `@_api.caching_module_getattr class __getattr__:` with `name =
   property(lambda self: <expr>)` entries: a property's name answers with the expression (run
   when asked; `self.<other property>` is that property's expression), any other name raises
@@ -27,20 +37,34 @@ ADD_NEWDOC = frozenset({"numpy.add_newdoc", "numpy.lib.add_newdoc",
                         "numpy.core.function_base.add_newdoc",
                         "numpy._core.function_base.add_newdoc",
                         "numpy.lib.function_base.add_newdoc"})
-HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER}) | ADD_NEWDOC
+PLOTLY_IMPORTERS = "_plotly_utils.importers"
+TRANSFORMERS_DEPRECATION = "transformers.utils.deprecation"
+HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER, PLOTLY_IMPORTERS,
+                            f"{TRANSFORMERS_DEPRECATION}.deprecate_attr"}) | ADD_NEWDOC
 # the helper functions, by qualified name: which semantics lazy_attach gives them
 ATTACH_KINDS = {f"{LAZY_LOADER}.attach": "attach", f"{LAZY_LOADER}.attach_stub": "attach_stub",
-                f"{JAX_LAZY_LOADER}.attach": "attach_named"}
+                f"{JAX_LAZY_LOADER}.attach": "attach_named",
+                f"{PLOTLY_IMPORTERS}.relative_import": "relative_import",
+                f"{TRANSFORMERS_DEPRECATION}.deprecate_attr": "deprecate_attr"}
+# what each returns, in order: the module __getattr__, __dir__ and __all__
+RETURNS = {"attach": ("getattr", "dir", "all"), "attach_stub": ("getattr", "dir", "all"),
+           "attach_named": ("getattr", "dir", "all"),
+           "relative_import": ("all", "getattr", "dir"), "deprecate_attr": ("getattr",)}
 _PARAM = "_importsafe_name"
 
 
-def lazy_attach(call: ast.Call, kind: str, package: str, stub: tuple | None
+def lazy_attach(call: ast.Call, kind: str, package: str, stub: tuple | None, module: str = ""
                 ) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
     """(the `__getattr__` def, `__all__`) of `attach(...)` / `attach_stub(...)` (`stub`: its
-    (submodules, {submodule: attrs}) read from the .pyi), or None when its arguments are
-    not literal or not this module's own name."""
+    (submodules, {submodule: attrs}) read from the .pyi) / `relative_import(...)` (`module`:
+    the calling module's own name), or None when its arguments are not literal or not this
+    module's own name."""
     if kind == "attach_named":
         return _attach_named(call, package)
+    if kind == "relative_import":
+        return _relative_import(call, module)
+    if kind == "deprecate_attr":
+        return _deprecate_attr(call)
     if not call.args or not (isinstance(call.args[0], ast.Name) and
                              call.args[0].id == "__name__"):
         return None
@@ -107,6 +131,93 @@ def _attach_named(call: ast.Call, package: str) -> tuple[ast.FunctionDef, tuple[
                   "        return _importsafe_m"]
     lines.append(f"    raise AttributeError({_PARAM})")
     return _def("\n".join(lines), call.lineno), submodules
+
+
+def _relative_import(call: ast.Call, module: str
+                     ) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
+    """plotly's `relative_import(__name__, rel_modules=(), rel_classes=())`, both literal
+    lists of relative names that resolve below the top-level package."""
+    if not call.args or not (isinstance(call.args[0], ast.Name) and
+                             call.args[0].id == "__name__") or not module:
+        return None
+    given = dict(zip(("rel_modules", "rel_classes"), call.args[1:]))
+    given.update((k.arg, k.value) for k in call.keywords)
+    if len(call.args) > 3 or set(given) - {"rel_modules", "rel_classes"}:
+        return None
+    try:
+        lists = {k: tuple(ast.literal_eval(v)) for k, v in given.items()}
+    except (ValueError, TypeError, SyntaxError):
+        return None
+    rel_modules, rel_classes = lists.get("rel_modules", ()), lists.get("rel_classes", ())
+    if not all(isinstance(s, str) for s in (*rel_modules, *rel_classes)):
+        return None
+    # as the helper builds them: later entries of one name win, first insertion keeps order
+    module_names = {rel.split(".")[-1]: rel for rel in rel_modules}
+    class_names = {rel.split(".")[-1]: rel for rel in rel_classes}
+    lines = [f"def __getattr__({_PARAM}):"]
+    for name, rel in module_names.items():
+        target = _resolve(rel, module)
+        if target is None:
+            return None
+        lines += [f"    if {_PARAM} == {name!r}:",
+                  f"        import {target} as _importsafe_m",
+                  "        return _importsafe_m"]
+    for name, rel in class_names.items():
+        if name in module_names:
+            continue  # the submodule test comes first
+        target = _resolve(".".join(rel.split(".")[:-1]), module)
+        if target is None:
+            return None
+        read = f"_importsafe_m.{name}" if name.isidentifier() else \
+            f"getattr(_importsafe_m, {name!r})"
+        lines += [f"    if {_PARAM} == {name!r}:",
+                  f"        import {target} as _importsafe_m",
+                  f"        return {read}"]
+    lines.append(f"    raise AttributeError({_PARAM})")
+    return _def("\n".join(lines), call.lineno), (*module_names, *class_names)
+
+
+def _deprecate_attr(call: ast.Call) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
+    """transformers' `deprecate_attr(module_name, remove=None, rename=None)`, the tables
+    literal dicts with string keys (or None), no key in both."""
+    if not call.args or len(call.args) > 3 or any(isinstance(a, ast.Starred)
+                                                  for a in call.args):
+        return None
+    given = dict(zip(("module_name", "remove", "rename"), call.args))
+    given.update((k.arg, k.value) for k in call.keywords)
+    if len(given) != len(call.args) + len(call.keywords) or \
+            set(given) - {"module_name", "remove", "rename"}:
+        return None
+    keys: list[str] = []
+    for table in (given.get("remove"), given.get("rename")):
+        if table is None or isinstance(table, ast.Constant) and table.value is None:
+            continue
+        if not isinstance(table, ast.Dict) or not all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in table.keys):
+            return None
+        keys.extend(dict.fromkeys(k.value for k in table.keys))
+    if len(keys) != len(set(keys)):
+        return None  # a name in both tables: the call raises ValueError
+    lines = [f"def __getattr__({_PARAM}):"]
+    for key in keys:
+        lines += [f"    if {_PARAM} == {key!r}:", "        return"]  # the object given
+    lines.append(f"    raise AttributeError({_PARAM})")
+    return _def("\n".join(lines), call.lineno), ()
+
+
+def _resolve(name: str, package: str) -> str | None:
+    """What `importlib.import_module(name, package)` imports, when it is a name of
+    identifiers the resolution cannot refuse (importlib._bootstrap._resolve_name)."""
+    level = len(name) - len(name.lstrip("."))
+    rest = name[level:]
+    if level:
+        bits = package.rsplit(".", level - 1)
+        if len(bits) < level:
+            return None
+        name = f"{bits[0]}.{rest}" if rest else bits[0]
+    if not all(part.isidentifier() for part in name.split(".")):
+        return None
+    return name
 
 
 def stub_imports(source: bytes) -> tuple | None:

@@ -310,17 +310,29 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 handler = self._handler_for(ev, err.info.exception)
                 if handler is None:
                     raise
-                if handler.name:
-                    self.bind(handler.name, OPAQUE, frame)
-                saved, self.handled = self.handled, err
-                try:
-                    self.exec_block(handler.body, frame)
-                finally:
-                    self.handled = saved
+                self._handle(handler, err, frame)
+            except FunctionReturn as exit_:
+                # a `raise` in a function body: its handler runs as for any exception
+                handler = _handler_for_raised(ev, exit_.raised) \
+                    if exit_.raised and exit_.raised != "?" else None
+                if handler is None:
+                    raise
+                err = self.error(exit_.raised, None, None, exit_.raised)
+                err.explicit = True
+                self._handle(handler, err, frame)
             else:
                 self.exec_block(ev.orelse, frame)
         finally:
             self.exec_block(ev.final, frame)
+
+    def _handle(self, handler, err: SimError, frame) -> None:
+        if handler.name:
+            self.bind(handler.name, OPAQUE, frame)
+        saved, self.handled = self.handled, err
+        try:
+            self.exec_block(handler.body, frame)
+        finally:
+            self.handled = saved
 
     @staticmethod
     def _handler_for(ev: Try, exc: str):
@@ -333,6 +345,23 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 raise SimUnknown(f"cannot tell whether the handler at line {handler.line} "
                                  f"catches {exc}")
         return None
+
+
+def _handler_for_raised(ev: Try, exc: str):
+    """The handler of `ev` that catches an exception a `raise` names, or None; SimUnknown
+    when that depends on classes not known here. A builtin exception is caught by its own
+    classes (its MRO); another class only by its name, a bare `except:` or BaseException."""
+    cls = getattr(builtins, exc, None)
+    known = isinstance(cls, type) and issubclass(cls, BaseException)
+    bases = {c.__name__ for c in cls.__mro__} if known else set(_EXC_BASES.get(exc, (exc,)))
+    for handler in ev.handlers:
+        if handler.types is None or any(t in bases for t in handler.types) or \
+                not known and "BaseException" in handler.types:
+            return handler
+        if not known or any(t not in _KNOWN_EXC for t in handler.types):
+            raise SimUnknown(f"cannot tell whether the handler at line {handler.line} "
+                             f"catches {exc}")
+    return None
 
 
 def _merge_locals(into: dict, ends: list) -> None:

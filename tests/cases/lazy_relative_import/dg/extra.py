@@ -1,0 +1,1 @@
+from dg import extra  # noqa: F401

@@ -1,0 +1,2 @@
+# neither __getattr__ answers: ImportError
+from dg import nope  # noqa: F401

@@ -1,0 +1,3 @@
+import pl
+
+X = pl.Extra

@@ -1,0 +1,4 @@
+import pl
+
+Y = pl.sub.X
+Z = pl.B

@@ -1,0 +1,2 @@
+from rt.a import A
+B = 1
