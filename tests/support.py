@@ -40,7 +40,9 @@ class Expectation:
     mode: str
     key: tuple
     static: tuple | None  # what static analysis answers instead, where it knowingly differs
-    assumes: tuple = ()  # "module.name" the static result takes as bound (ordinary-order rule)
+    # "module.name" the static result takes as bound (ordinary-order rule); "order:DIR" a
+    # directory whose listing's order it takes as read at check time
+    assumes: tuple = ()
 
 
 def read_expected(case_dir: Path) -> list[Expectation]:

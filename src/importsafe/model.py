@@ -47,6 +47,9 @@ class Assumption:
     file: str
     line: int
     why: str
+    # "bound": the ordinary-order rule (above); "order": the order of a directory listing
+    # as read at check time, `name` the directory, `module` the one whose code lists it
+    kind: str = "bound"
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,8 +130,8 @@ def result_from_dict(d: dict) -> Result:
                           tuple(Frame(f["module"], f["file"], f["line"]) for f in e["chain"]),
                           (defined["file"], defined["line"]) if defined else None)
     waived = next((k for k in ("suppressed", "baselined", "ignored") if d.get(k)), None)
-    assumes = tuple(Assumption(a["module"], a["name"], a["file"], a["line"], a["why"])
-                    for a in d.get("assumes", ()))
+    assumes = tuple(Assumption(a["module"], a["name"], a["file"], a["line"], a["why"],
+                               a.get("kind", "bound")) for a in d.get("assumes", ()))
     return Result(d["entry"], d["mode"], d["outcome"], error, d.get("reason"), waived, assumes)
 
 

@@ -61,8 +61,14 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
     if x.why:
         console.print(Text.assemble("why: ", P(x.why)))
     if r.assumes:
-        console.print("\nassumes (the ordinary-order rule; `--strict` makes these unknown):")
+        console.print("\nassumes (`--strict` makes these unknown):")
         for a in r.assumes:
+            if a.kind == "order":
+                console.print(Text.assemble(
+                    "  the entries of ", (P(_rel(a.name, base)), "bold"), " come in the order "
+                    "listed at check time, read at ", (f"{P(_rel(a.file, base))}:{a.line}",
+                                                       "bold"), f"  ({P(a.why)})"))
+                continue
             console.print(Text.assemble(
                 "  ", (P(a.name), "bold"), " is bound in ", (P(a.module), "cyan"),
                 ", read at ", (f"{P(_rel(a.file, base))}:{a.line}", "bold"), f"  ({P(a.why)})"))

@@ -44,9 +44,16 @@ def result_dict(r: Result, base: str | None = None) -> dict:
     if r.waived is not None:
         out[r.waived] = True  # "suppressed" / "baselined" / "ignored": does not fail the run
     if r.assumes:
-        out["assumes"] = [{"module": a.module, "name": a.name, "file": _rel(a.file, base),
-                           "line": a.line, "why": a.why} for a in r.assumes]
+        out["assumes"] = [_assumption(a, base) for a in r.assumes]
     return out
+
+
+def _assumption(a, base) -> dict:
+    if a.kind == "order":  # a directory listing's order: `name` is the directory
+        return {"kind": "order", "module": a.module, "name": _rel(a.name, base),
+                "file": _rel(a.file, base), "line": a.line, "why": a.why}
+    return {"module": a.module, "name": a.name, "file": _rel(a.file, base), "line": a.line,
+            "why": a.why}
 
 
 def diagnostic_dict(d: Diagnostic, base: str | None = None) -> dict:

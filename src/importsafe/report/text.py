@@ -162,9 +162,16 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
     causes_said = f"; {len(real)} root cause{'s' * (len(real) != 1)}" if real else ""
     if bare_only and bare_only == len(failing):
         why = " (all bare mode only)"
-    assuming = [r for r in report.results if r.assumes]
+    assuming = [r for r in report.results if any(a.kind == "bound" for a in r.assumes)]
+    ordered = [r for r in report.results if any(a.kind == "order" for a in r.assumes)]
+    if ordered:
+        plural = "s rest" if len(ordered) != 1 else " rests"
+        out.append(Text(f"{len(ordered)} result{plural} on the order of a directory listing "
+                        "as read at check time; `explain` shows them, `--strict` makes them "
+                        "unknown", style="dim"))
     if assuming:
-        names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes)
+        names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes
+                              if a.kind == "bound")
         shown = ", ".join(_p(n) for n in list(names)[:LIST_AT_MOST])
         more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
         plural = "s rest" if len(assuming) != 1 else " rests"

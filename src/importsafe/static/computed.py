@@ -67,6 +67,9 @@ class ComputedImports:
             return None
         if kind == "replace":
             return self._replaced(part, frame)
+        if kind == "eval":  # a piece pure code computes (facts_imports._evaluated_parts)
+            value = self.pure_value(part[1], frame)
+            return value if value[0] == "lit" else None
         try:
             if kind == "ref":
                 value = self.lookup(part[1], frame)
@@ -124,6 +127,8 @@ class ComputedImports:
                     not ev.level and self.outside_analysed(head):
                 return  # an external module: assumed importable, as imports of one are
             why = ev.why or "its module name cannot be evaluated statically"
+            if self.unlisted:  # a directory listing it may come from could not be given
+                why += f" ({self.unlisted})"
             raise SimUnknown(f"{ev.call}() at {where}: {why}")
         target, level = name, 0
         if ev.call in ("import_module", "find_spec") and name.startswith("."):
@@ -199,17 +204,26 @@ class ComputedImports:
             if source[0] == "modules":
                 self._for_modules(ev, frame)
                 return
-            values = source[1] if source[0] == "values" else self._iterated(source, frame)
+            skipped = False
+            if source[0] == "eval":  # a directory listing (listed.py)
+                values, skipped = self.listed_values(ev, frame)
+            else:
+                values = source[1] if source[0] == "values" else self._iterated(source, frame)
             if values is None:  # not known now: one pass, with values unknown
                 for name in ev.targets:
                     if name:
                         self.bind(name, OPAQUE, frame)
-                self._pass(ev, frame)
+                try:
+                    self._pass(ev, frame)
+                finally:
+                    self.unlisted = None
                 return
             for value in values:
                 self._bind_targets(ev, value, frame)
                 if self._pass(ev, frame):
                     return
+            if skipped:
+                self.after_listed(ev, frame)
         finally:
             self.loop_breaks.pop()
 
@@ -240,8 +254,10 @@ class ComputedImports:
             return None
         if table[0] == "all" and source[2] == "keys":
             return table[1]
-        if table[0] != "dict" or len(table) > 2:  # a set's order is not known
-            return None
+        if table[0] == "lit" and table[1].__class__ is tuple and source[2] == "keys":
+            return table[1]
+        if table[0] != "dict" or len(table) > 2 and table[2] != "list":
+            return None  # a set's order is not known
         how = source[2]
         if how == "keys":
             return tuple(k for k, _ in table[1])

@@ -425,10 +425,22 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
         facts = _skimmed_facts(source, name, path, is_package, target, stub)
     if facts is None:
         facts = _parsed_facts(source, name, path, is_package, target, bodies, stub)
+    if facts.problem is None and _mentions_listing(source):
+        facts = replace(facts, lists_dirs=True)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports
     return replace(facts, nested_imports=below) if below else facts
+
+
+# what a module's source must mention for its own directory to be listed for it (a superset
+# of the listing calls the simulator models: os.listdir / os.scandir / glob / Path.iterdir)
+LISTING_WORDS = (b"listdir", b"scandir", b"glob", b"iterdir")
+
+
+def _mentions_listing(source: bytes | str) -> bool:
+    data = source.encode("utf-8", "replace") if isinstance(source, str) else source
+    return any(word in data for word in LISTING_WORDS)
 
 
 def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,

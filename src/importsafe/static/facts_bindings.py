@@ -214,7 +214,9 @@ class Bindings:
         if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
             return _sequence_value(value)
         if isinstance(value, ast.ListComp):
-            return _comprehension_value(value)
+            found = _comprehension_value(value)
+            if found is not None:
+                return found  # else evaluated as pure code, below
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
             found = _all_value(value, extend=False)  # lists of names added up
             if found[1] is not None:

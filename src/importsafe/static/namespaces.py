@@ -25,7 +25,7 @@ class ComputedNames:
         tuple, a dict's keys (not a set's: its order is not known)."""
         if value[0] == "all":
             return value[1]
-        if value[0] == "dict" and len(value) == 2 and all(
+        if value[0] == "dict" and (len(value) == 2 or value[2] == "list") and all(
                 k.__class__ is str for k, _ in value[1]):
             return tuple(k for k, _ in value[1])
         return None

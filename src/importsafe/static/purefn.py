@@ -187,6 +187,9 @@ def _expr(node) -> tuple:
             raise _Unsupported
         args = tuple(_expr(a) for a in node.args)
         kwargs = tuple((k.arg, _expr(k.value)) for k in node.keywords)
+        dotted = _dotted(node.func)
+        if dotted is not None and dotted in _STD_CALLS:  # os.path.join(...), glob.glob(...)
+            return ("call", dotted, args, kwargs)
         if isinstance(node.func, ast.Attribute):
             if node.func.attr not in _METHOD_NAMES:
                 raise _Unsupported
@@ -194,6 +197,8 @@ def _expr(node) -> tuple:
         if isinstance(node.func, ast.Name):
             return ("call", node.func.id, args, kwargs)
         raise _Unsupported
+    if cls is ast.Attribute and node.attr in _OBJECT_ATTRS:  # of a PureObject only
+        return ("attr", _expr(node.value), node.attr)
     if cls is ast.JoinedStr:
         parts = []
         for part in node.values:
@@ -206,6 +211,25 @@ def _expr(node) -> tuple:
                 raise _Unsupported
         return ("fstr", tuple(parts))
     raise _Unsupported
+
+
+# the library functions a dotted call may name (dirlisting.py evaluates them), and the
+# attributes and methods of the objects they return (PureObject)
+_STD_CALLS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath") for f in (
+    "basename", "dirname", "join", "splitext", "split", "normpath", "abspath", "isfile",
+    "isdir", "exists")} | {"os.listdir", "os.scandir", "glob.glob", "glob.iglob"})
+_OBJECT_ATTRS = frozenset({"name", "path"})
+_OBJECT_METHODS = frozenset({"is_file", "is_dir"})
+
+
+def _dotted(node) -> str | None:
+    parts = []
+    while node.__class__ is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if node.__class__ is not ast.Name or not parts:
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 # -- evaluating --------------------------------------------------------------------------
@@ -234,7 +258,20 @@ _FORMATTER = string.Formatter()
 _DICT_METHODS = frozenset({"items", "keys", "values", "get", "copy"})
 _LIST_METHODS = frozenset({"index", "count", "copy"})
 _MUTATING = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "pop"})
-_METHOD_NAMES = _STR_METHODS | _DICT_METHODS | _LIST_METHODS | _MUTATING
+_METHOD_NAMES = _STR_METHODS | _DICT_METHODS | _LIST_METHODS | _MUTATING | _OBJECT_METHODS
+
+
+class PureObject:
+    """A value a modelled library call returns (dirlisting.DirEntry): data with a few
+    attributes and methods of its own, which it answers or refuses (NoValue)."""
+
+    __slots__ = ()
+
+    def attribute(self, attr: str):
+        raise NoValue(attr)
+
+    def call(self, method: str, args):
+        raise NoValue(method)
 
 
 class _Break(Exception):
@@ -263,6 +300,13 @@ class _Run:
         self.depth = 0
         self.foreign: set[int] = set()
         self.keep: list = []  # keeps foreign containers alive: their ids stay theirs
+        # the call about to run is the argument of sorted() (or the first iterable of a
+        # comprehension that is): the order it gives is not kept (take_sorting)
+        self.sorting = False
+
+    def take_sorting(self) -> bool:
+        sorting, self.sorting = self.sorting, False
+        return sorting
 
     def mark_foreign(self, value) -> None:
         stack = [value]
@@ -419,6 +463,11 @@ class _Run:
                                       for p in node[1]))
         if kind == "call":
             return self.call(node, env, scope)
+        if kind == "attr":
+            owner = self.expr(node[1], env, scope)
+            if not isinstance(owner, PureObject):
+                raise NoValue("attribute")
+            return owner.attribute(node[2])
         if kind == "meth":
             return self.method(node, env, scope)
         raise NoValue(kind)
@@ -454,12 +503,23 @@ class _Run:
     def call(self, node, env, scope):
         name, arg_nodes, kw_nodes = node[1], node[2], node[3]
         func = self.name(name, env, scope)
+        sorting = self.take_sorting()
+        if func is BUILTINS["sorted"] and len(arg_nodes) == 1:
+            # sorted(listing(...)), sorted(x for x in listing(...) ...): its order is lost
+            arg = arg_nodes[0]
+            self.sorting = arg[0] == "call" or arg[0] == "comp" and arg[1] != "dict" and \
+                arg[3][0][1][0] == "call"
         args = [self.expr(a, env, scope) for a in arg_nodes]
         kwargs = {k: self.expr(v, env, scope) for k, v in kw_nodes}
+        self.sorting = False
         if isinstance(func, Function):
             return self.call_function(func, args, kwargs)
         if isinstance(func, _Builtin):
-            return func.run(self, args, kwargs)
+            self.sorting = sorting and func.takes_sorting
+            try:
+                return func.run(self, args, kwargs)
+            finally:
+                self.sorting = False
         raise NoValue(f"call of {name}")
 
     def call_function(self, func: Function, args, kwargs):
@@ -494,6 +554,10 @@ class _Run:
         name = node[2]
         args = [self.expr(a, env, scope) for a in node[3]]
         kwargs = {k: self.expr(v, env, scope) for k, v in node[4]}
+        if isinstance(owner, PureObject):
+            if kwargs:
+                raise NoValue(f"method {name}")
+            return owner.call(name, args)
         cls = owner.__class__
         allowed = _STR_METHODS if cls is str else _DICT_METHODS if cls is dict else \
             _LIST_METHODS if cls is list or cls is tuple else frozenset()
@@ -616,6 +680,7 @@ class _Builtin:
     """A builtin the evaluator may call: on data only, with its own checks."""
 
     __slots__ = ("name",)
+    takes_sorting = False  # run() asks whether its result is sorted right away
 
     def __init__(self, name: str):
         self.name = name

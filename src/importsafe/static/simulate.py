@@ -16,6 +16,7 @@ from .frames import (
 )
 from .computed import ComputedImports
 from .execfile import ExecFiles
+from .listed import ListedLoops
 from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
@@ -43,7 +44,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ExecFiles, ComputedNames, ImportState):
+                ListedLoops, ExecFiles, ComputedNames, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,

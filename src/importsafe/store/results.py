@@ -96,7 +96,7 @@ def fingerprints(program: Program, previous: Traces | None = None,
         for n in names:
             f = summaries.get(n)
             if f is not None and f.digest and previous.digests.get(n) == f.digest \
-                    and n in previous.fingerprints:
+                    and n in previous.fingerprints and not f.lists_dirs:
                 out[n] = previous.fingerprints[n]
     children: dict[str, list[str]] = {}
     for n in names:
@@ -109,8 +109,11 @@ def fingerprints(program: Program, previous: Traces | None = None,
         edges, markers = _edges(program, n, children, summaries)
         # the path too: a result's chain names files (and a copy of a tree elsewhere must
         # not reuse it)
+        # a module whose code may list its directory: what that listing holds, in its order
+        listed = program.listings.get(os.path.normpath(os.path.dirname(info.path))) \
+            if f is not None and f.lists_dirs else None
         out[n] = hashlib.sha1(repr((n, info.kind, info.path, f.digest if f is not None else "",
-                                    edges, markers)).encode()).hexdigest()
+                                    edges, markers, listed)).encode()).hexdigest()
     return out
 
 
