@@ -109,6 +109,12 @@ class CallReplay:
         """What a call `name.attrs()` returns when the function is analysed and its body is
         only `return <constant>` (`config.is_fbcode()`), as ("lit", value); else None."""
         try:
+            owner = self.lookup(name, frame) if len(attrs) == 1 else None
+            if owner is not None and owner[0] == "lit" and isinstance(owner[1], PureObject):
+                try:  # an os.DirEntry's is_file() / is_dir()
+                    return ("lit", owner[1].call(attrs[0], ()))
+                except NoValue:
+                    return None
             value = self.resolve(name, attrs, frame)
         except (SimError, SimUnknown):
             return None

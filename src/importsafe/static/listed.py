@@ -90,10 +90,10 @@ class ListedLoops:
 
 
 def _acting(events, targets) -> list:
-    """`events` but reads, and calls of the loop value's own methods (a string's, an
-    os.DirEntry's: they run no analysed code)."""
+    """`events` but reads, and calls of the loop value's own methods or of its string
+    attributes' (a string's, an os.DirEntry's: they run no analysed code)."""
     return [e for e in events if e.__class__ is not Use and not (
-        e.__class__ is Call and e.name in targets and len(e.attrs) == 1)]
+        e.__class__ is Call and e.name in targets and e.attrs)]
 
 
 def _one_more(values, other):
