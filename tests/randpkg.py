@@ -357,7 +357,7 @@ class Generator:
 
     def render_dirscan(self, m: Module) -> str:
         """Plugin discovery over the package's own directory: each of its modules found by
-        listing it (sorted or in the file system's order, which CPython sees the same on
+        listing it (os.listdir, glob, os.scandir, pathlib; sorted or in the file system's order, which CPython sees the same on
         this machine), imported by a relative import call."""
         r = self.dir_rng
         if not m.is_pkg or not self.p_dirscan or r.random() >= self.p_dirscan:
@@ -397,6 +397,13 @@ class Generator:
             "        if entry.is_file() and entry.name.endswith(\".py\") and "
             "not entry.name.startswith(\"__\"):\n"
             "            importlib.import_module(f\"{__name__}.{entry.name[:-3]}\")\n",
+            # pathlib: a sorted glob, the stems
+            "def _ds_scan():\n"
+            "    import importlib\n"
+            "    from pathlib import Path\n"
+            "    for path in sorted(Path(__file__).resolve().parent.glob(\"*.py\")):\n"
+            "        if path.stem != \"__init__\":\n"
+            "            importlib.import_module(\".\" + path.stem, __package__)\n",
         ]
         return "\n\n\n" + r.choice(forms) + "\n\n_ds_scan()"
 

@@ -142,3 +142,23 @@ def test_listing_reads_kinds_in_scandir_order(tmp_path):
     found = read_listing(str(tmp_path))
     assert sorted(found.entries) == [("d", "d"), ("m.py", "f")]
     assert [n for n, _ in found.entries] == [e.name for e in os.scandir(tmp_path)]
+
+
+def test_pathlib_paths_over_the_listing():
+    names = {"pathlib.Path": None}
+    listings = Listings({"/d": LISTING})
+    path = ("func", StdFunction("pathlib.Path", listings, "/d"))
+
+    def resolve(scope, name):
+        if name == "Path":
+            return path
+        return ("func", BUILTINS[name]) if name in BUILTINS else None
+
+    def run(text):
+        return evaluate(compile_expr(ast.parse(text, mode="eval").body), resolve, None)
+    assert run("[p.stem for p in sorted(Path('/d').glob('*.py'))]") == ["a", "z"]
+    assert run("[p.name for p in Path('/d/x.py').parent.iterdir() if p.is_dir()]") == ["sub"]
+    assert run("(Path('/d') / 'data.ini').is_file()") is True
+    assert run("str(Path('/d') / 'z.py')") == "/d/z.py"
+    assert listings.unsorted == {"/d": "Path.iterdir"}
+    assert names

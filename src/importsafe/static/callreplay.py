@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ..model import Assumption
-from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, StdFunction
+from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .names import BUILTIN_NAMES
@@ -112,7 +112,7 @@ class CallReplay:
             owner = self.lookup(name, frame) if len(attrs) == 1 else None
             if owner is not None and owner[0] == "lit" and isinstance(owner[1], PureObject):
                 try:  # an os.DirEntry's is_file() / is_dir()
-                    return ("lit", owner[1].call(attrs[0], ()))
+                    return ("lit", owner[1].call(attrs[0], (), False))
                 except NoValue:
                     return None
             value = self.resolve(name, attrs, frame)
@@ -202,7 +202,7 @@ class CallReplay:
                     not self.wildcard_of(st) and not self.dynamic_of(st):
                 return ("data", st.info.path)
             return None
-        if found[0] == "std":
+        if found[0] == "std" or found[0] == "path":
             return self._held(found, scope)
         if found[0] == "f" and found[3] is not None:
             module = self.deref(found)
@@ -218,6 +218,11 @@ class CallReplay:
         if value is not None and value[0] == "std":
             return ("std", value[1]) if value[1] in STD_MODULES else \
                 self._std_function(value[1], scope)
+        if value is not None and value[0] == "path" and len(value) == 3:
+            if value[2] == "str":
+                return ("data", value[1])
+            found = self._std_function("pathlib.Path", scope)  # bound to the listings now
+            return ("data", PathValue(value[1], found[1].listings, found[1].allowed))
         return _data(value)
 
     def _std_function(self, qualified: str, scope):

@@ -1,7 +1,7 @@
 """What the file-system calls of plugin discovery return, over the listings read at check time
-(discover.read_listings): `os.listdir`, `os.scandir`, `glob.glob` / `iglob` over a module's
-own directory, `os.path.isfile` / `isdir` / `exists` on its entries, and the string functions
-of `os.path`; as builtins purefn may call. Pure: the listings are data handed in.
+(discover.read_listings): `os.listdir`, `os.scandir`, `glob.glob` / `iglob`, `Path.iterdir`
+/ `Path.glob` over a module's own directory, `os.path.isfile` / `isdir` / `exists` on its
+entries, and the string functions of `os.path`; as builtins purefn may call. Pure: the listings are data handed in.
 
 An unsorted listing comes in the order os.scandir gave when the check ran (the order CPython
 sees on this machine): `Listings.unsorted` collects each such read, for the simulator to
@@ -19,15 +19,16 @@ import posixpath
 from .purefn import NoValue, PureObject, _Builtin
 
 PYCACHE = "__pycache__"
-STD_MODULES = frozenset({"os", "os.path", "glob", "posixpath"})
+STD_MODULES = frozenset({"os", "os.path", "glob", "posixpath", "pathlib"})
 # the functions modelled, by qualified name; os.path's are posixpath's (the target is Linux)
 _STRING_FUNCTIONS = {"basename", "dirname", "join", "splitext", "split", "normpath",
-                     "abspath"}
+                     "abspath", "realpath"}
 _LISTING_FUNCTIONS = {"os.listdir": "listdir", "os.scandir": "scandir", "glob.glob": "glob",
                       "glob.iglob": "glob"}
 _TESTS = {"isfile", "isdir", "exists"}
 STD_FUNCTIONS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath")
-                           for f in _STRING_FUNCTIONS | _TESTS} | set(_LISTING_FUNCTIONS))
+                           for f in _STRING_FUNCTIONS | _TESTS} | set(_LISTING_FUNCTIONS) |
+                          {"pathlib.Path"})
 
 
 _OPAQUE = ("v",)  # state.OPAQUE
@@ -70,6 +71,18 @@ class Listings:
                 entries = entries + ((PYCACHE, "d"),)
         return entries
 
+    def real_path(self, path: str, allowed: str | None) -> str:
+        """os.path.realpath of the allowed directory or an entry of it that is no symlink
+        (the listing says whether the directory's own path has one)."""
+        path = posixpath.normpath(path)
+        found = self.listings.get(allowed) if allowed is not None else None
+        if found is None or not found.real or not path.startswith("/") or (
+                path != allowed and posixpath.dirname(path) != allowed) or (
+                path != allowed and (self.kind(path, allowed, "realpath") not in ("f", "d")
+                                     or posixpath.basename(path) in found.links)):
+            raise NoValue("realpath() of a path that may be a symlink")
+        return path
+
     def kind(self, path: str, allowed: str, call: str) -> str | None:
         """"f", "d", "" or None (no such entry) of a path in an allowed directory."""
         path = posixpath.normpath(path)
@@ -92,12 +105,18 @@ class StdFunction(_Builtin):
         self.qualified, self.listings, self.allowed = qualified, listings, allowed
 
     def run(self, run, args, kwargs):
+        if self.qualified == "pathlib.Path":
+            if kwargs or not args or not all(isinstance(a, (str, PathValue)) for a in args):
+                raise NoValue("Path() arguments")
+            return PathValue(posixpath.join(*map(str, args)), self.listings, self.allowed)
         if kwargs or not args or not all(isinstance(a, str) for a in args):
             raise NoValue(f"{self.qualified}() arguments")
         module, _, name = self.qualified.rpartition(".")
         if module in ("os.path", "posixpath"):
             if name in _TESTS:
                 return self._test(name, args)
+            if name == "realpath":
+                return self._real(args)
             return _string_function(name, args)
         listing = self.listings
         if listing is None or self.allowed is None:
@@ -117,6 +136,11 @@ class StdFunction(_Builtin):
                                         kind == "glob" else args[0]), self.qualified)
         return found
 
+    def _real(self, args):
+        if len(args) != 1 or self.listings is None:
+            raise NoValue("realpath()")
+        return self.listings.real_path(args[0], self.allowed)
+
     def _test(self, name: str, args):
         if len(args) != 1 or self.listings is None or self.allowed is None:
             raise NoValue(f"os.path.{name}()")
@@ -133,11 +157,20 @@ class StdFunction(_Builtin):
         directory, base = posixpath.split(pattern)
         if not directory or _magic(directory):
             raise NoValue("glob() of a pattern over more than one directory")
-        entries = self.listings.entries(directory, self.allowed, "glob.glob")
-        if not _magic(base):  # glob checks that the one path exists
-            return [pattern] if any(n == base for n, _ in entries) or not base else []
-        names = [n for n, _ in entries if base.startswith(".") or not n.startswith(".")]
-        return [posixpath.join(directory, n) for n in names if fnmatch.fnmatchcase(n, base)]
+        return [posixpath.join(directory, n) for n, _ in _globbed(
+            self.listings, directory, base, self.allowed, "glob.glob")]
+
+
+def _globbed(listings: Listings, directory: str, base: str, allowed: str, call: str) -> list:
+    """The (name, kind) entries of `directory` a one-level glob pattern matches, in the
+    listing's order: hidden files only for a pattern that starts with a dot."""
+    if "/" in base or "**" in base:
+        raise NoValue(f"{call}() of a pattern over more than one directory")
+    entries = listings.entries(directory, allowed, call)
+    if not _magic(base):  # the one path, when it exists
+        return [(n, k) for n, k in entries if n == base]
+    return [(n, k) for n, k in entries if (base.startswith(".") or not n.startswith("."))
+            and fnmatch.fnmatchcase(n, base)]
 
 
 def _magic(text: str) -> bool:
@@ -177,7 +210,84 @@ class DirEntry(PureObject):
             return getattr(self, attr)
         raise NoValue(f"DirEntry.{attr}")
 
-    def call(self, method: str, args):
+    def call(self, method: str, args, sorting: bool = False):
         if method in ("is_file", "is_dir") and not args:
             return self.kind == method[3]
         raise NoValue(f"DirEntry.{method}()")
+
+
+class PathValue(PureObject):
+    """A pathlib.Path: `name`, `stem`, `suffix`, `parent`, `/`, str(); `is_file()`,
+    `is_dir()`, `exists()`, `iterdir()` and `glob(pattern)` over the allowed listing."""
+
+    __slots__ = ("path", "listings", "allowed", "kind")
+
+    def __init__(self, path: str, listings: Listings | None, allowed: str | None,
+                 kind: str | None = None):
+        self.path = posixpath.normpath(path) if path else "."
+        self.listings, self.allowed = listings, allowed
+        self.kind = kind  # known from the listing that made it, else looked up
+
+    def __eq__(self, other):
+        return other.__class__ is PathValue and self.path == other.path
+
+    def __hash__(self):
+        return hash(self.path)
+
+    def __lt__(self, other):  # as pathlib orders paths: by their parts
+        if other.__class__ is not PathValue:
+            return NotImplemented
+        return self._parts() < other._parts()
+
+    def _parts(self) -> tuple:
+        return tuple(self.path.split("/"))
+
+    def _child(self, name: str, kind: str | None = None) -> "PathValue":
+        return PathValue(posixpath.join(self.path, name), self.listings, self.allowed, kind)
+
+    def text(self) -> str:
+        return self.path
+
+    def attribute(self, attr: str):
+        name = posixpath.basename(self.path)
+        if attr == "name":
+            return name
+        if attr == "suffix" or attr == "stem":
+            stem, suffix = posixpath.splitext(name)
+            return suffix if attr == "suffix" else stem
+        if attr == "parent":
+            return PathValue(posixpath.dirname(self.path) or ".", self.listings, self.allowed)
+        raise NoValue(f"Path.{attr}")
+
+    def binop(self, op: str, other):
+        if op == "/" and isinstance(other, (str, PathValue)):
+            return PathValue(posixpath.join(self.path, str(other)), self.listings, self.allowed)
+        raise NoValue(f"Path {op}")
+
+    def call(self, method: str, args, sorting: bool = False):
+        listings, allowed = self.listings, self.allowed
+        if listings is None or allowed is None:
+            raise NoValue(f"Path.{method}()")
+        if method in ("resolve", "absolute") and not args:
+            if not self.path.startswith("/"):
+                raise NoValue(f"Path.{method}() of a relative path")
+            if method == "resolve":
+                listings.real_path(self.path, allowed)
+            return self
+        if method in ("is_file", "is_dir", "exists") and not args:
+            kind = self.kind
+            if kind is None:
+                kind = "d" if self.path == allowed else listings.kind(self.path, allowed,
+                                                                       f"Path.{method}")
+            return kind is not None if method == "exists" else kind == method[3]
+        if method == "iterdir" and not args:
+            found = [self._child(n, k) for n, k in listings.entries(self.path, allowed,
+                                                                     "Path.iterdir")]
+        elif method == "glob" and len(args) == 1 and isinstance(args[0], str):
+            found = [self._child(n, k) for n, k in _globbed(listings, self.path, args[0],
+                                                              allowed, "Path.glob")]
+        else:
+            raise NoValue(f"Path.{method}()")
+        if not sorting:
+            listings.unsorted.setdefault(self.path, f"Path.{method}")
+        return found

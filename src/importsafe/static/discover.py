@@ -335,16 +335,20 @@ class DirListing:
     path: str
     entries: tuple[tuple[str, str], ...]
     pycache: bool
+    real: bool = False  # the path is its own os.path.realpath (no symlink on the way)
+    links: frozenset[str] = frozenset()  # the entries that are symlinks
 
 
 def read_listing(directory: str) -> DirListing | None:
     """The directory's listing now, or None when it cannot be read or is too long."""
-    out = []
+    out, links = [], set()
     try:
         with os.scandir(directory) as it:
             for e in it:
                 try:
                     kind = "d" if e.is_dir() else "f" if e.is_file() else ""
+                    if e.is_symlink():
+                        links.add(e.name)
                 except OSError:
                     kind = ""
                 out.append((e.name, kind))
@@ -353,8 +357,10 @@ def read_listing(directory: str) -> DirListing | None:
     except OSError:
         return None
     names = {n for n, _ in out}
-    return DirListing(os.path.normpath(directory), tuple(out),
-                      "__pycache__" not in names and os.access(directory, os.W_OK))
+    path = os.path.normpath(directory)
+    return DirListing(path, tuple(out),
+                      "__pycache__" not in names and os.access(directory, os.W_OK),
+                      os.path.realpath(path) == path, frozenset(links))
 
 
 def read_listings(infos, lists_dirs) -> dict[str, DirListing]:

@@ -192,7 +192,8 @@ class Bindings:
         if value.__class__ in PATH_NODES:
             spec = path_spec(value)
             if spec is not None and anchored(spec):  # a location in the analysed tree
-                return ("pathspec", spec)
+                kind = _path_kind(value)  # what pure code may read it as (dirlisting.py)
+                return ("pathspec", spec, kind) if kind else ("pathspec", spec)
         if isinstance(value, ast.Call):
             env = env_read(value)
             if env is not NOT_ENV:
@@ -272,3 +273,25 @@ def _index_value(node: ast.Subscript) -> tuple | None:
         node = node.value
     return ("index", node.id, tuple(reversed(keys))) if node.__class__ is ast.Name else None
 
+
+_STR_PATHS = frozenset({("os", ("path", "join")), ("os", ("path", "dirname")),
+                        ("os", ("path", "abspath")), ("os", ("path", "realpath")),
+                        ("os", ("path", "normpath")), ("str", ()), ("os", ("fspath",))})
+_PATH_OBJECTS = frozenset({("Path", ()), ("pathlib", ("Path",))})
+
+
+def _path_kind(node) -> str | None:
+    """"str" or "Path": the type of the value a location expression makes, when its
+    outermost operation says (os.path functions, str(); Path(), `.parent`, `/`, resolve())."""
+    if isinstance(node, ast.Call):
+        chain = attr_chain(node.func)
+        if chain in _STR_PATHS:
+            return "str"
+        if chain in _PATH_OBJECTS or isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("resolve", "absolute", "joinpath") and chain not in _STR_PATHS:
+            return "Path"
+        return None
+    if isinstance(node, ast.Attribute) and node.attr == "parent" or \
+            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return "Path"
+    return None

@@ -10,10 +10,10 @@ variable is not known after the loop.
 """
 from __future__ import annotations
 
-from .dirlisting import PYCACHE, DirEntry, Listings
+from .dirlisting import PYCACHE, Listings
 from .events import Call, If, Jump, Use
 from .frames import UNDECIDED, Frame_, evaluate_test
-from .purefn import NoValue, evaluate
+from .purefn import NoValue, PureObject, evaluate
 from .state import OPAQUE
 
 
@@ -103,7 +103,7 @@ def _one_more(values, other):
         return None
     for i, item in enumerate(other):
         if list(other[:i]) + list(other[i + 1:]) == list(values):
-            name = item.name if isinstance(item, DirEntry) else item
+            name = item.attribute("name") if isinstance(item, PureObject) else item
             if isinstance(name, str) and name.rpartition("/")[2] == PYCACHE:
                 return item
     return None

@@ -9,7 +9,7 @@ import types
 from ..model import Assumption, Frame
 from .dirlisting import std_value
 from .frames import Frame_, SimError, SimUnknown
-from .purefn import PureObject
+from .purefn import NoValue, PureObject
 from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
@@ -80,9 +80,11 @@ class NameLookup:
                 return ("lit", value[1])
             if value[0] == "std":  # os.path, os.listdir: modelled library names
                 return std_value(f"{value[1]}.{attr}")
-            if value[0] == "lit" and isinstance(value[1], PureObject) and attr in ("name",
-                                                                                   "path"):
-                return ("lit", value[1].attribute(attr))  # an os.DirEntry's
+            if value[0] == "lit" and isinstance(value[1], PureObject):
+                try:  # an os.DirEntry's or a pathlib.Path's
+                    return ("lit", value[1].attribute(attr))
+                except NoValue:
+                    return OPAQUE
             return OPAQUE
         st = self.deref(value)
         if st is None or st.opaque:

@@ -216,10 +216,13 @@ def _expr(node) -> tuple:
 # the library functions a dotted call may name (dirlisting.py evaluates them), and the
 # attributes and methods of the objects they return (PureObject)
 _STD_CALLS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath") for f in (
-    "basename", "dirname", "join", "splitext", "split", "normpath", "abspath", "isfile",
-    "isdir", "exists")} | {"os.listdir", "os.scandir", "glob.glob", "glob.iglob"})
-_OBJECT_ATTRS = frozenset({"name", "path"})
-_OBJECT_METHODS = frozenset({"is_file", "is_dir"})
+    "basename", "dirname", "join", "splitext", "split", "normpath", "abspath", "realpath",
+    "isfile",
+    "isdir", "exists")} | {"os.listdir", "os.scandir", "glob.glob", "glob.iglob",
+                           "pathlib.Path"})
+_OBJECT_ATTRS = frozenset({"name", "path", "stem", "suffix", "parent"})
+_OBJECT_METHODS = frozenset({"is_file", "is_dir", "exists", "iterdir", "glob", "resolve",
+                             "absolute"})
 
 
 def _dotted(node) -> str | None:
@@ -270,8 +273,15 @@ class PureObject:
     def attribute(self, attr: str):
         raise NoValue(attr)
 
-    def call(self, method: str, args):
+    def call(self, method: str, args, sorting: bool = False):
+        """`sorting`: the result goes to sorted() at once (its order is lost)."""
         raise NoValue(method)
+
+    def binop(self, op: str, other):
+        raise NoValue(op)
+
+    def text(self) -> str:
+        raise NoValue("str()")
 
 
 class _Break(Exception):
@@ -507,8 +517,8 @@ class _Run:
         if func is BUILTINS["sorted"] and len(arg_nodes) == 1:
             # sorted(listing(...)), sorted(x for x in listing(...) ...): its order is lost
             arg = arg_nodes[0]
-            self.sorting = arg[0] == "call" or arg[0] == "comp" and arg[1] != "dict" and \
-                arg[3][0][1][0] == "call"
+            self.sorting = arg[0] in ("call", "meth") or arg[0] == "comp" and \
+                arg[1] != "dict" and arg[3][0][1][0] in ("call", "meth")
         args = [self.expr(a, env, scope) for a in arg_nodes]
         kwargs = {k: self.expr(v, env, scope) for k, v in kw_nodes}
         self.sorting = False
@@ -550,14 +560,16 @@ class _Run:
         return None
 
     def method(self, node, env, scope):
+        sorting = self.take_sorting()
         owner = self.expr(node[1], env, scope)
         name = node[2]
         args = [self.expr(a, env, scope) for a in node[3]]
         kwargs = {k: self.expr(v, env, scope) for k, v in node[4]}
+        self.sorting = False
         if isinstance(owner, PureObject):
             if kwargs:
                 raise NoValue(f"method {name}")
-            return owner.call(name, args)
+            return owner.call(name, args, sorting)
         cls = owner.__class__
         allowed = _STR_METHODS if cls is str else _DICT_METHODS if cls is dict else \
             _LIST_METHODS if cls is list or cls is tuple else frozenset()
@@ -610,11 +622,15 @@ class _Run:
         return value
 
     def as_str(self, value) -> str:
+        if isinstance(value, PureObject):
+            return value.text()
         if not _plain(value):
             raise NoValue("str of a non-data value")
         return self.sized(str(value))
 
     def binop(self, op, left, right):
+        if isinstance(left, PureObject):  # a pathlib.Path's `/`
+            return left.binop(op, right)
         if not isinstance(left, _DATA) or not isinstance(right, _DATA):
             raise NoValue("operand")
         if op == "*" and (isinstance(left, (str, bytes, list, tuple)) or
@@ -648,14 +664,17 @@ class _Run:
             raise NoValue("comparison") from err
 
 
-def _plain(value) -> bool | None:
+def _plain(value, objects: bool = False) -> bool | None:
     """Data whose str() is the same in every process: True; False when a set is inside (its
-    order is the hash seed's); None when something inside is not data at all."""
+    order is the hash seed's), or (with `objects`) a PureObject; None when something inside
+    is not data at all."""
     stack = [value]
     plain: bool | None = True
     while stack:
         v = stack.pop()
-        if isinstance(v, set):
+        if objects and isinstance(v, PureObject):
+            plain = False
+        elif isinstance(v, set):
             plain = False
             stack.extend(v)
         elif isinstance(v, dict):
@@ -694,7 +713,9 @@ class _Builtin:
             if not isinstance(args[0], _DATA) or not all(isinstance(t, _TypeName) for t in types):
                 raise NoValue("isinstance")
             return isinstance(args[0], tuple(_TYPES[t.name] for t in types))
-        if not all(isinstance(a, _DATA) and _plain(a) is not None for a in
+        if name == "str" and len(args) == 1 and not kwargs and isinstance(args[0], PureObject):
+            return args[0].text()  # a pathlib.Path's
+        if not all(isinstance(a, _DATA) and _plain(a, True) is not None for a in
                    (*args, *kwargs.values())):
             raise NoValue(f"{name}() of a non-data value")
         if name in ("list", "tuple", "sorted", "min", "max", "sum", "any", "all",

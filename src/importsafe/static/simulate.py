@@ -154,7 +154,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.getattr_call(spec, frame)
             elif kind == "pathspec":
                 found = self.path_value(spec[1], frame)
-                value = ("path", found[0]) if found is not None and found[1] else OPAQUE
+                value = ("path", found[0], *spec[2:]) if found is not None and found[1] \
+                    else OPAQUE  # with "str" or "Path": the type pure code reads it as
             elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
                 names = self._all_names(spec[1], frame)  # names added up: a list, if known
                 value = ("all", names) if names is not None else OPAQUE
