@@ -170,12 +170,17 @@ class Bindings:
         """`a, b = name`: each target name bound to that item of the value, when it is a
         known tuple then ("item", name, attrs, index, length))."""
         chain = attr_chain(value)
-        if chain is None or not isinstance(target, ast.Tuple) or not all(
+        if not isinstance(target, ast.Tuple) or not all(
                 isinstance(e, ast.Name) for e in target.elts):
+            return False
+        index = _index_value(value) if chain is None and value.__class__ is ast.Subscript \
+            else None  # `a, b = TABLE[name]`: an entry of a literal dict
+        if chain is None and (index is None or None in index[2]):
             return False
         n = len(target.elts)
         for i, elt in enumerate(target.elts):
-            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n))
+            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n) if chain
+                      else ("item", index[1], (), i, n, index[2]))
         return True
 
     def _value_of(self, value, targets) -> tuple | None:
