@@ -162,3 +162,18 @@ def test_pathlib_paths_over_the_listing():
     assert run("str(Path('/d') / 'z.py')") == "/d/z.py"
     assert listings.unsorted == {"/d": "Path.iterdir"}
     assert names
+
+
+def test_an_unknown_computed_name_says_what_it_is_read_from(tmp_path):
+    pkg = tmp_path / "why"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "import importlib\n\n\ndef _backend():\n    return CONFIG.get('backend')\n\n\n"
+        "CONFIG = object()\nimportlib.import_module(_backend())\n")
+    (pkg / "other.py").write_text(
+        "import importlib\nname = object()\nimportlib.import_module('why.' + name)\n")
+    report = api.check([str(pkg)], modes=("normal", "bare"))
+    assert "(what _backend() returns is not known statically)" in \
+        report.result("why", "normal").reason
+    assert "('name' holds no string known statically there)" in \
+        report.result("why.other", "bare").reason

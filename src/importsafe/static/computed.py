@@ -129,6 +129,8 @@ class ComputedImports:
             why = ev.why or "its module name cannot be evaluated statically"
             if self.unlisted:  # a directory listing it may come from could not be given
                 why += f" ({self.unlisted})"
+            elif not ev.why and ev.parts:
+                why += self._unknown_part(ev.parts, frame)
             raise SimUnknown(f"{ev.call}() at {where}: {why}")
         target, level = name, 0
         if ev.call in ("import_module", "find_spec") and name.startswith("."):
@@ -162,6 +164,19 @@ class ComputedImports:
             target.partition(".")[0] if not level else target[:len(target) - len(
                 name.partition(".")[2]) - (1 if "." in name else 0)]
         self.last_import = self.ref(keep)
+
+    def _unknown_part(self, parts, frame) -> str:
+        """Which name the module name is read from holds no known string, said."""
+        for part in parts:
+            if part.__class__ is tuple and part[0] == "eval" and part[1][0] == "call" and \
+                    self.part_value(part, frame) is None:
+                return f" (what {part[1][1]}() returns is not known statically)"
+            if part.__class__ is not tuple or part[0] not in ("ref", "item", "get"):
+                continue
+            value = self.part_value(part, frame)
+            if value is None or value[0] != "lit" or value[1].__class__ is not str:
+                return f" ('{part[1]}' holds no string known statically there)"
+        return ""
 
     def _import_fromlist(self, target: str, ev, where: str) -> None:
         st = self.state(target)
