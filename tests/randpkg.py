@@ -12,10 +12,11 @@ bodies read imported names) or only later (function bodies), and definitions are
 and after the import lines, so whether ``import M`` works depends on which module runs first.
 
 The code is straight-line on purpose: no ``if`` except ``if TYPE_CHECKING:``, no ``try`` except
-``try/except ImportError`` around one import, no loops, no I/O (but the constructs the static
-analysis models: computed names, pkgutil and directory listings of the package itself, ...), no ``exec``/``globals()``/module
-``__getattr__``/star imports. Whether an import succeeds is therefore a question about import
-order only, which a static simulator can answer exactly.
+``try/except ImportError`` around one import, no loops, no I/O, no ``exec``/``globals()``/module
+``__getattr__``/star imports, but for the constructs the static analysis models (computed
+names, PEP 562 loaders, pkgutil and directory listings of the package's own directory, ...).
+Whether an import succeeds is therefore a question about import order only, which a static
+simulator can answer exactly.
 
     python tests/randpkg.py SEED OUTDIR     # writes OUTDIR/rp/... for inspection
 """
@@ -357,8 +358,9 @@ class Generator:
 
     def render_dirscan(self, m: Module) -> str:
         """Plugin discovery over the package's own directory: each of its modules found by
-        listing it (os.listdir, glob, os.scandir, pathlib; sorted or in the file system's order, which CPython sees the same on
-        this machine), imported by a relative import call."""
+        listing it (os.listdir, glob, os.scandir, pathlib; sorted or in the file system's
+        order, which CPython sees the same on this machine), imported by a relative import
+        call."""
         r = self.dir_rng
         if not m.is_pkg or not self.p_dirscan or r.random() >= self.p_dirscan:
             return ""
@@ -376,7 +378,8 @@ class Generator:
             "    from os import listdir\n"
             "    from os.path import dirname\n"
             "    for file in listdir(dirname(__file__)):\n"
-            "        if not file.endswith(\".py\") or file in (\"__init__.py\", \"__main__.py\"):\n"
+            "        if not file.endswith(\".py\") or file in (\"__init__.py\",\n"
+            "                                                \"__main__.py\"):\n"
             "            continue\n"
             f"        import_module(\".\" + file.{r.choice(['rstrip', 'removesuffix'])}(\".py\"), "
             "__package__)\n",
@@ -384,7 +387,8 @@ class Generator:
             "def _ds_scan():\n"
             "    import glob\n"
             "    from os.path import basename, dirname, isfile, join\n"
-            f"    names = {r.choice(['', 'sorted'])}(glob.glob(join(dirname(__file__), \"*.py\")))\n"
+            f"    names = {r.choice(['', 'sorted'])}("
+            "glob.glob(join(dirname(__file__), \"*.py\")))\n"
             "    names = [basename(f)[:-3] for f in names if isfile(f) and "
             "not f.endswith(\"__init__.py\")]\n"
             "    for name in names:\n"

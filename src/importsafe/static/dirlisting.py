@@ -1,7 +1,8 @@
 """What the file-system calls of plugin discovery return, over the listings read at check time
 (discover.read_listings): `os.listdir`, `os.scandir`, `glob.glob` / `iglob`, `Path.iterdir`
 / `Path.glob` over a module's own directory, `os.path.isfile` / `isdir` / `exists` on its
-entries, and the string functions of `os.path`; as builtins purefn may call. Pure: the listings are data handed in.
+entries, and the string functions of `os.path`; as builtins purefn may call. Pure: the
+listings are data handed in.
 
 An unsorted listing comes in the order os.scandir gave when the check ran (the order CPython
 sees on this machine): `Listings.unsorted` collects each such read, for the simulator to

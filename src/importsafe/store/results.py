@@ -5,11 +5,11 @@ it executes, the stubs of a bare run's ancestors, and those a replayed memo reco
 again (`ImportState.epochs` counts every creation, replays included). Nothing else decides its
 outcome but lookups, and every lookup is of a name one of those modules imports (or of its
 parent). So a
-result depends only on, for each module m it created: m's kind, path and source digest, and
-for a module whose source may list its directory (ModuleFacts.lists_dirs), that listing
-(Program.listings), and which of the names m imports exist or are external (`_edges`, from `ModuleFacts.imports`,
-which holds every import form, function bodies' included, as a superset; a star import counts
-the package's children). `fingerprints` hashes that per module. The one lookup outside it, an
+result depends only on, for each module m it created: m's kind, path and source digest,
+for a module whose source may list its directory (ModuleFacts.lists_dirs) that listing
+(Program.listings), and which of the names m imports exist or are external (`_edges`, from
+`ModuleFacts.imports`, which holds every import form, function bodies' included, as a
+superset; a star import counts the package's children). `fingerprints` hashes that per module. The one lookup outside it, an
 error's `defined_at` naming a submodule nothing imports, is checked again (`hint_holds`). A stored result is reused while none of the modules it
 created has another fingerprint, with the same mode, target version and simulator code (the
 prefix).
