@@ -162,16 +162,18 @@ class StdFunction(_Builtin):
             self.listings, directory, base, self.allowed, "glob.glob")]
 
 
-def _globbed(listings: Listings, directory: str, base: str, allowed: str, call: str) -> list:
+def _globbed(listings: Listings, directory: str, base: str, allowed: str, call: str,
+             hidden: bool = False) -> list:
     """The (name, kind) entries of `directory` a one-level glob pattern matches, in the
-    listing's order: hidden files only for a pattern that starts with a dot."""
-    if "/" in base or "**" in base:
+    listing's order: hidden files only for a pattern that starts with a dot (glob), or
+    always (`hidden`: pathlib's glob matches them as any other name)."""
+    if not base or "/" in base or "**" in base:
         raise NoValue(f"{call}() of a pattern over more than one directory")
     entries = listings.entries(directory, allowed, call)
     if not _magic(base):  # the one path, when it exists
         return [(n, k) for n, k in entries if n == base]
-    return [(n, k) for n, k in entries if (base.startswith(".") or not n.startswith("."))
-            and fnmatch.fnmatchcase(n, base)]
+    return [(n, k) for n, k in entries if (hidden or base.startswith(".") or
+                                           not n.startswith(".")) and fnmatch.fnmatchcase(n, base)]
 
 
 def _magic(text: str) -> bool:
@@ -286,7 +288,7 @@ class PathValue(PureObject):
                                                                      "Path.iterdir")]
         elif method == "glob" and len(args) == 1 and isinstance(args[0], str):
             found = [self._child(n, k) for n, k in _globbed(listings, self.path, args[0],
-                                                              allowed, "Path.glob")]
+                                                              allowed, "Path.glob", True)]
         else:
             raise NoValue(f"Path.{method}()")
         if not sorting:
