@@ -336,7 +336,7 @@ class DirListing:
     entries: tuple[tuple[str, str], ...]
     pycache: bool
     real: bool = False  # the path is its own os.path.realpath (no symlink on the way)
-    links: frozenset[str] = frozenset()  # the entries that are symlinks
+    links: tuple[str, ...] = ()  # the entries that are symlinks, sorted (a stable repr)
 
 
 def read_listing(directory: str) -> DirListing | None:
@@ -360,7 +360,7 @@ def read_listing(directory: str) -> DirListing | None:
     path = os.path.normpath(directory)
     return DirListing(path, tuple(out),
                       "__pycache__" not in names and os.access(directory, os.W_OK),
-                      os.path.realpath(path) == path, frozenset(links))
+                      os.path.realpath(path) == path, tuple(sorted(links)))
 
 
 def read_listings(infos, lists_dirs) -> dict[str, DirListing]:
