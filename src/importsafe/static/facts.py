@@ -61,6 +61,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
         self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
         self.scope = None  # the module or function node being walked (execfile.Assignments)
+        # module-level names bound once, to `globals()` (or `locals()` / `vars()` there): an
+        # item assignment through one is one into globals() (openai's `__locals[k] = v`)
+        self.namespace_aliases: dict[str, str] = {}
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
         """_key_prefix, also through a name assigned such a string earlier in the same

@@ -22,6 +22,11 @@ class Bindings:
     # -- assignments ----------------------------------------------------------------------
     def s_Assign(self, node, out, guard, scope):
         self.expr(node.value, out, scope)
+        if scope == "module" and _is_globals_call(node.value) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and \
+                _stores(self.tree, node.targets[0].id) == 1 and \
+                node.targets[0].id not in self.global_names():
+            self.namespace_aliases[node.targets[0].id] = node.value.func.id
         if scope == "module" and self._lazy_attach(node, out):
             return
         value = self._value_of(node.value, node.targets)
@@ -74,6 +79,11 @@ class Bindings:
         if isinstance(target, ast.Name):
             self.bind([target.id], line, out, scope, value)
             return
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                target.value.id in self.namespace_aliases:
+            # the same as globals()[key] = value: the alias holds the module's namespace
+            target = ast.Subscript(ast.Call(ast.Name(self.namespace_aliases[
+                target.value.id], ast.Load()), [], []), target.slice, target.ctx)
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
             names = _expand_key(target.slice, self.loop_values)
             followed = _bound_value(value)
@@ -300,3 +310,14 @@ def _path_kind(node) -> str | None:
             isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return "Path"
     return None
+
+
+def _stores(tree, name: str) -> int:
+    """How many times the module binds `name` anywhere (a name bound once, at module level,
+    keeps that value wherever it is read)."""
+    if tree is None:
+        return 0
+    return sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and
+               isinstance(n.ctx, (ast.Store, ast.Del))) + sum(
+        1 for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                    ast.ClassDef)) and n.name == name)
