@@ -13,8 +13,10 @@ and after the import lines, so whether ``import M`` works depends on which modul
 
 The code is straight-line on purpose: no ``if`` except ``if TYPE_CHECKING:``, no ``try`` except
 ``try/except ImportError`` around one import, no loops, no I/O, no ``exec``/``globals()``/module
-``__getattr__``/star imports. Whether an import succeeds is therefore a question about import
-order only, which a static simulator can answer exactly.
+``__getattr__``/star imports, but for the constructs the static analysis models (computed
+names, PEP 562 loaders, pkgutil and directory listings of the package's own directory, ...).
+Whether an import succeeds is therefore a question about import order only, which a static
+simulator can answer exactly.
 
     python tests/randpkg.py SEED OUTDIR     # writes OUTDIR/rp/... for inspection
 """
@@ -160,6 +162,10 @@ class Generator:
         self.pure_rng = random.Random(seed * 49979687 + 7)
         self.p_pure = self.pure_rng.choice([0.0, 0.5, 1.0])
         self.loaders: dict[str, dict] = {}  # package -> {name: module} its __getattr__ loads
+        # plugin discovery over the package's own directory (os.listdir, glob, os.scandir;
+        # static/dirlisting.py): a stream of its own
+        self.dir_rng = random.Random(seed * 67867979 + 13)
+        self.p_dirscan = self.dir_rng.choice([0.0, 0.0, 0.4])
 
     # ------------------------------------------------------------------ helpers
     def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
@@ -349,6 +355,61 @@ class Generator:
         return ("\n\n\nimport importlib\nimport pkgutil\n\n"
                 f"for _pd_info in pkgutil.{func}(__path__, __name__ + \".\"):\n"
                 "    importlib.import_module(_pd_info.name)")
+
+    def render_dirscan(self, m: Module) -> str:
+        """Plugin discovery over the package's own directory: each of its modules found by
+        listing it (os.listdir, glob, os.scandir, pathlib; sorted or in the file system's
+        order, which CPython sees the same on this machine), imported by a relative import
+        call."""
+        r = self.dir_rng
+        if not m.is_pkg or not self.p_dirscan or r.random() >= self.p_dirscan:
+            return ""
+        forms = [
+            # sorted os.listdir, kept by a suffix test, a slice
+            "def _ds_scan():\n"
+            "    import importlib\n"
+            "    import os\n"
+            "    for name in sorted(os.listdir(os.path.dirname(__file__))):\n"
+            "        if name.endswith(\".py\") and name != \"__init__.py\":\n"
+            "            importlib.import_module(\".\" + name[:-3], __name__)\n",
+            # bokeh's: unsorted, `continue` on a test, str.rstrip (characters, not a suffix)
+            "def _ds_scan():\n"
+            "    from importlib import import_module\n"
+            "    from os import listdir\n"
+            "    from os.path import dirname\n"
+            "    for file in listdir(dirname(__file__)):\n"
+            "        if not file.endswith(\".py\") or file in (\"__init__.py\",\n"
+            "                                                \"__main__.py\"):\n"
+            "            continue\n"
+            f"        import_module(\".\" + file.{r.choice(['rstrip', 'removesuffix'])}(\".py\"), "
+            "__package__)\n",
+            # torch's: glob, a comprehension with basename / isfile, a relative __import__
+            "def _ds_scan():\n"
+            "    import glob\n"
+            "    from os.path import basename, dirname, isfile, join\n"
+            f"    names = {r.choice(['', 'sorted'])}("
+            "glob.glob(join(dirname(__file__), \"*.py\")))\n"
+            "    names = [basename(f)[:-3] for f in names if isfile(f) and "
+            "not f.endswith(\"__init__.py\")]\n"
+            "    for name in names:\n"
+            "        __import__(name, globals(), locals(), [], 1)\n",
+            # os.scandir entries, an f-string over the entry's name
+            "def _ds_scan():\n"
+            "    import importlib\n"
+            "    import os\n"
+            "    for entry in os.scandir(os.path.dirname(os.path.abspath(__file__))):\n"
+            "        if entry.is_file() and entry.name.endswith(\".py\") and "
+            "not entry.name.startswith(\"__\"):\n"
+            "            importlib.import_module(f\"{__name__}.{entry.name[:-3]}\")\n",
+            # pathlib: a sorted glob, the stems
+            "def _ds_scan():\n"
+            "    import importlib\n"
+            "    from pathlib import Path\n"
+            "    for path in sorted(Path(__file__).resolve().parent.glob(\"*.py\")):\n"
+            "        if path.stem != \"__init__\":\n"
+            "            importlib.import_module(\".\" + path.stem, __package__)\n",
+        ]
+        return "\n\n\n" + r.choice(forms) + "\n\n_ds_scan()"
 
     def computed_call(self, m: Module, target: str) -> str:
         """An import call of `target` returning it, its name computed in one of the ways the
@@ -796,6 +857,7 @@ class Generator:
             prev = s
         parts.append(self.render_loader(m))
         parts.append(self.render_discovery(m))
+        parts.append(self.render_dirscan(m))
         if m.is_pkg and m.reexports and self.chance(0.5):
             names = [n for n in m.defs + m.reexports]
             parts.append("\n\n__all__ = [" + ", ".join(repr(n) for n in names) + "]")

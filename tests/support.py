@@ -41,7 +41,9 @@ class Expectation:
     mode: str
     key: tuple
     static: tuple | None  # what static analysis answers instead, where it knowingly differs
-    assumes: tuple = ()  # "module.name" the static result takes as bound (ordinary-order rule)
+    # "module.name" the static result takes as bound (ordinary-order rule); "order:DIR" a
+    # directory whose listing's order it takes as read at check time
+    assumes: tuple = ()
     env: tuple = ()  # "module.VARIABLE": environment variables the static result rests on
     versions: tuple = ()  # "module.dependency": installed versions it rests on
 
@@ -124,9 +126,13 @@ def case_paths(case_dir: Path) -> list[str]:
 
 def assumed_by_kind(result) -> dict[str, tuple]:
     """A static result's assumptions as read_expected lists them, by kind."""
-    return {key: tuple(sorted(f"{a.module}.{a.name}" for a in result.assumes if a.kind == kind))
-            for key, kind in (("assumes", "order"), ("env", "environment"),
-                              ("versions", "version"))}
+    found = {key: tuple(sorted(f"{a.module}.{a.name}" for a in result.assumes if a.kind == kind))
+             for key, kind in (("assumes", "order"), ("env", "environment"),
+                               ("versions", "version"))}
+    # a directory listing's order, as "order:DIR" (the directory's own name)
+    found["assumes"] = tuple(sorted(found["assumes"] + tuple(
+        f"order:{os.path.basename(a.name)}" for a in result.assumes if a.kind == "listing")))
+    return found
 
 
 def case_dirs():

@@ -13,7 +13,7 @@ from .integrations.shard import take_shard
 from .model import ALL_MODES, DEFAULT_TIMEOUT, MODES, Diagnostic, Report, Result
 from .policy.diagnose import diagnose
 from .rules import RULES
-from .static.discover import ModuleInfo
+from .static.discover import ModuleInfo, read_listings
 from .static.events import ModuleFacts, summary, summary_items
 from .static.layout import InputError, Target, is_entry, resolve_layout, scan
 from .static.parallel import map_streamed, no_cyclic_gc
@@ -71,7 +71,11 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
                            and not n.endswith("__main__")))
     if not entries:
         raise InputError("no Python modules found under " + ", ".join(map(str, paths)))
-    program = Program(index, facts, memo=memo, named=imported, load_bodies=lambda name:
+    listings = read_listings(index.values(), lambda name: name in facts and dict.get(
+        facts, name).lists_dirs)  # a summary says it as well as the full facts
+    watch.extend(listings)
+    program = Program(index, facts, memo=memo, named=imported, listings=listings,
+                      load_bodies=lambda name:
         read_facts(index[name], target_version, bodies=True, cache=cache, env=env),
         target_version=target_version, strict=strict, load_functions=lambda name: read_functions(
             index[name], target_version, cache,

@@ -52,6 +52,9 @@ class Assumption:
     file: str
     line: int
     why: str
+    # "order": the ordinary-order rule (above); "environment", "version": see
+    # static/environment.py; "listing": the order of a directory listing as read at check
+    # time, `name` the directory, `module` the one whose code lists it
     kind: str = "order"
 
 

@@ -391,6 +391,6 @@ def patched_program(program: Program, patches, version=(3, 11)) -> Program:
                                      version, bodies=True, env=program.env)
         return program.load_bodies(name)
 
-    return Program(program.index, facts, load_bodies=bodies,
+    return Program(program.index, facts, load_bodies=bodies, listings=program.listings,
                    target_version=program.target_version, env=program.env,
                    versions=program.versions)

@@ -104,6 +104,7 @@ class Workspace:
             return self._base_functions(name)
 
         return Program(self.program.index, facts, load_bodies=bodies, load_functions=functions,
+                       listings=self.program.listings,
                        target_version=self.program.target_version, env=self.program.env,
                        versions=self.program.versions)
 

@@ -60,14 +60,20 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
         console.print(Text(f"{P(r.error.exception)}: {P(r.error.message)}", style="red"))
     if x.why:
         console.print(Text.assemble("why: ", P(x.why)))
-    order = [a for a in r.assumes if a.kind == "order"]
-    if order:
-        console.print("\nassumes (the ordinary-order rule; `--strict` makes these unknown):")
-        for a in order:
+    strict = [a for a in r.assumes if a.kind in ("order", "listing")]
+    if strict:
+        console.print("\nassumes (`--strict` makes these unknown):")
+        for a in strict:
+            if a.kind == "listing":
+                console.print(Text.assemble(
+                    "  the entries of ", (P(_rel(a.name, base)), "bold"), " come in the order "
+                    "listed at check time, read at ", (f"{P(_rel(a.file, base))}:{a.line}",
+                                                       "bold"), f"  ({P(a.why)})"))
+                continue
             console.print(Text.assemble(
                 "  ", (P(a.name), "bold"), " is bound in ", (P(a.module), "cyan"),
                 ", read at ", (f"{P(_rel(a.file, base))}:{a.line}", "bold"), f"  ({P(a.why)})"))
-    ordinary = [a for a in r.assumes if a.kind != "order"]
+    ordinary = [a for a in r.assumes if a.kind not in ("order", "listing")]
     if ordinary:
         console.print("\nassumes (the ordinary environment; `--env NAME=VALUE` sets a variable):")
         for a in ordinary:

@@ -44,9 +44,15 @@ def result_dict(r: Result, base: str | None = None) -> dict:
     if r.waived is not None:
         out[r.waived] = True  # "suppressed" / "baselined" / "ignored": does not fail the run
     if r.assumes:
-        out["assumes"] = [{"module": a.module, "name": a.name, "file": _rel(a.file, base),
-                           "line": a.line, "why": a.why, "kind": a.kind} for a in r.assumes]
+        out["assumes"] = [_assumption(a, base) for a in r.assumes]
     return out
+
+
+def _assumption(a, base) -> dict:
+    # a directory listing's order: `name` is the directory, a path like the others
+    name = _rel(a.name, base) if a.kind == "listing" else a.name
+    return {"module": a.module, "name": name, "file": _rel(a.file, base), "line": a.line,
+            "why": a.why, "kind": a.kind}
 
 
 def diagnostic_dict(d: Diagnostic, base: str | None = None) -> dict:

@@ -163,6 +163,12 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
     if bare_only and bare_only == len(failing):
         why = " (all bare mode only)"
     assuming = [r for r in report.results if any(a.kind == "order" for a in r.assumes)]
+    ordered = [r for r in report.results if any(a.kind == "listing" for a in r.assumes)]
+    if ordered:
+        plural = "s rest" if len(ordered) != 1 else " rests"
+        out.append(Text(f"{len(ordered)} result{plural} on the order of a directory listing "
+                        "as read at check time; `explain` shows them, `--strict` makes them "
+                        "unknown", style="dim"))
     if assuming:
         names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes
                               if a.kind == "order")
@@ -172,9 +178,11 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
         out.append(Text(f"{len(assuming)} result{plural} on names taken as bound by the "
                         f"ordinary-order rule (bound dynamically, read after): {shown}{more}; "
                         "`explain` shows them, `--strict` makes them unknown", style="dim"))
-    resting = [r for r in report.results if any(a.kind != "order" for a in r.assumes)]
+    resting = [r for r in report.results if any(a.kind not in ("order", "listing")
+                                                for a in r.assumes)]
     if resting:
-        names = dict.fromkeys(a.name for r in resting for a in r.assumes if a.kind != "order")
+        names = dict.fromkeys(a.name for r in resting for a in r.assumes
+                              if a.kind not in ("order", "listing"))
         shown = ", ".join(_p(n) for n in list(names)[:LIST_AT_MOST])
         more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
         plural = "s rest" if len(resting) != 1 else " rests"

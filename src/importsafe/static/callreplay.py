@@ -2,10 +2,14 @@
 known of their arguments, `return`, `raise`. Mixed into the Simulator."""
 from __future__ import annotations
 
+import os
+
+from ..model import Assumption
+from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .names import BUILTIN_NAMES
-from .purefn import BUILTINS, Function, NoValue, evaluate
+from .purefn import BUILTINS, Function, NoValue, PureObject, evaluate
 from .shapes import MAX_DICT
 from .state import MISSING, OPAQUE, ModState
 
@@ -22,6 +26,8 @@ class CallReplay:
     """What a call at import time runs, and how a function body ends."""
 
     shallow = 0  # > 0 while an __init__ replays: the calls it makes are not replayed
+    listed_now = None  # the dirlisting.Listings of the purefn evaluation running
+    unlisted = None  # why the listing a ForEach's pass with unknown values iterates is not known
 
     def e_Call(self, ev: Call, frame):
         if ev.returned:
@@ -147,6 +153,12 @@ class CallReplay:
         """What a call `name.attrs()` returns when the function is analysed and its body is
         only `return <constant>` (`config.is_fbcode()`), as ("lit", value); else None."""
         try:
+            owner = self.lookup(name, frame) if len(attrs) == 1 else None
+            if owner is not None and owner[0] == "lit" and isinstance(owner[1], PureObject):
+                try:  # an os.DirEntry's is_file() / is_dir()
+                    return ("lit", owner[1].call(attrs[0], (), False))
+                except NoValue:
+                    return None
             value = self.resolve(name, attrs, frame)
         except (SimError, SimUnknown):
             return None
@@ -167,16 +179,14 @@ class CallReplay:
         read from the environment is no assumption yet: a test on it decides nothing here,
         and most such values are settings that decide nothing at all.)"""
         try:
-            return _to_sim(evaluate(program, self._pure_name, frame, versions=self.pure_version,
-                                    environment=self.quiet_environment), 0)
+            return _to_sim(self.pure_data(program, frame, self.quiet_environment), 0)
         except NoValue:
             return OPAQUE
 
     def pure_truth(self, program, frame) -> object:
         """The truth of a purefn program's value now, for an `if`; UNDECIDED if not known."""
         try:
-            return bool(evaluate(program, self._pure_name, frame, versions=self.pure_version,
-                                 environment=self.pure_environment))
+            return bool(self.pure_data(program, frame, self.pure_environment))
         except NoValue:
             return UNDECIDED
 
@@ -195,27 +205,69 @@ class CallReplay:
             return self.state(name) is not None
         return name in self.program.index
 
+    def pure_data(self, program, frame, environment=None):
+        """evaluate() over the directory listings read at check time (dirlisting.py):
+        where CPython may have written `__pycache__` into a listed directory first, the
+        value must not depend on it; a listing read in the file system's order is an
+        assumption of the result (unknown with --strict). Raises NoValue."""
+        saved = self.listed_now
+        found = self.listed_now = Listings(self.program.listings)
+        try:
+            value = evaluate(program, self._pure_name, frame, versions=self.pure_version,
+                             environment=environment)
+            if found.pycache:
+                for variant in (1, 2):
+                    self.listed_now = Listings(self.program.listings, variant)
+                    if evaluate(program, self._pure_name, frame,
+                                versions=self.pure_version,
+                                environment=self.quiet_environment) != value:
+                        found.refused = "a directory it lists may hold `__pycache__` when " \
+                            "the code runs (CPython writes bytecode there), which changes " \
+                            "the value"
+                        raise NoValue(found.refused)
+        finally:
+            self.listed_now = saved
+        for directory, call in found.unsorted.items():
+            self.order_read(directory, call, frame)
+        return value
+
+    def order_read(self, directory: str, call: str, frame) -> None:
+        at = self.stack[-1] if self.stack else frame.module
+        why = f"directory order as listed at check time ({call}())"
+        if self.program.strict:
+            raise SimUnknown(f"{call}() at {at.info.path}:{at.line} lists {directory} in the "
+                             "file system's order, which --strict does not assume")
+        self.assume(Assumption(at.name, directory, at.info.path, at.line, why, "listing"))
+
     def _pure_name(self, scope, name: str):
         """What a name read by pure code holds, for purefn: ("data", value), ("func", f) or
         None. `scope` is the frame the expression runs in, or a pure function's module."""
+        root, dot, rest = name.partition(".")
+        if dot:  # a dotted call (purefn._STD_CALLS): of os, os.path or glob only
+            found = self._pure_name(scope, root)
+            value = found[1] if found is not None and found[0] == "std" else None
+            return self._std_function(f"{value}.{rest}", scope) if value else None
+        st = scope.module if scope.__class__ is Frame_ else scope
         if scope.__class__ is Frame_:
             frame = scope
             if frame.kind == "function" and name in frame.local_names:
-                return _data(frame.locals.get(name))
+                return self._held(frame.locals.get(name), scope)
             if frame.kind == "class":
                 found = frame.locals.get(name, MISSING)
                 if found is not MISSING:
-                    return _data(found)
+                    return self._held(found, scope)
                 if frame.outer is not None and name in frame.outer.local_names:
-                    return _data(frame.outer.locals.get(name))
-            st = frame.module
-        else:
-            st = scope
+                    return self._held(frame.outer.locals.get(name), scope)
         found = self.ns_get(st, name)
         if found is MISSING:
             if name in BUILTINS and not self.wildcard_of(st) and not self.dynamic_of(st):
                 return ("func", BUILTINS[name])
+            if name == "__file__" and st.info.kind in ("module", "package") and \
+                    not self.wildcard_of(st) and not self.dynamic_of(st):
+                return ("data", st.info.path)
             return None
+        if found[0] == "std" or found[0] == "path":
+            return self._held(found, scope)
         if found[0] == "f" and found[3] is not None:
             module = self.deref(found)
             if module is None:
@@ -223,6 +275,31 @@ class CallReplay:
             pure = self.program.function_body(module.name, found[3]).pure
             return ("func", Function(pure, module)) if pure is not None else None
         return _data(found)
+
+    def _held(self, value, scope):
+        """What a name holding `value` gives purefn: a modelled library module or function
+        (("std", qualified name)), else its data."""
+        if value is not None and value[0] == "std":
+            return ("std", value[1]) if value[1] in STD_MODULES else \
+                self._std_function(value[1], scope)
+        if value is not None and value[0] == "path" and len(value) == 3:
+            if value[2] == "str":
+                return ("data", value[1])
+            found = self._std_function("pathlib.Path", scope)  # bound to the listings now
+            return ("data", PathValue(value[1], found[1].listings, found[1].allowed))
+        return _data(value)
+
+    def _std_function(self, qualified: str, scope):
+        if qualified in STD_MODULES:
+            return ("std", qualified)
+        if qualified not in STD_FUNCTIONS:
+            return None
+        st = scope.module if scope.__class__ is Frame_ else scope
+        summary = dict.get(self.program.facts, st.name)
+        # only a module that may list its directory has results keyed on that listing
+        allowed = os.path.normpath(os.path.dirname(st.info.path)) \
+            if summary is not None and summary.lists_dirs else None
+        return ("func", StdFunction(qualified, self.listed_now, allowed))
 
     def e_Exit(self, ev: Exit, frame):
         value = None
@@ -332,8 +409,11 @@ _UNKNOWN = object()
 
 
 def _from_sim(value, depth):
-    if value[0] == "lit" and len(value) == 2 and _is_plain(value[1], 0):
+    if value[0] == "lit" and len(value) == 2 and (_is_plain(value[1], 0) or isinstance(
+            value[1], PureObject)):
         return value[1]
+    if value[0] == "dict" and len(value) == 3 and value[2] == "list" and depth < 8:
+        return [k for k, _ in value[1]]  # a list purefn made (_to_sim)
     if value[0] == "dict" and len(value) == 2 and value[1] and depth < 8:
         out = {}
         for key, item in value[1]:
@@ -361,6 +441,7 @@ def _to_sim(value, depth):
             k.__class__ is str for k in value):
         return ("dict", tuple((k, _to_sim(v, depth + 1)) for k, v in value.items()))
     if value.__class__ is list and len(value) <= MAX_DICT and all(
-            v.__class__ in _SCALARS for v in value):
-        return ("dict", tuple((v, OPAQUE) for v in value))
+            v.__class__ in _SCALARS or isinstance(v, PureObject) for v in value):
+        # marked as a list, so purefn reads it back as one
+        return ("dict", tuple((v, OPAQUE) for v in value), "list")
     return OPAQUE

@@ -69,6 +69,9 @@ class ComputedImports:
             return None
         if kind == "replace":
             return self._replaced(part, frame)
+        if kind == "eval":  # a piece pure code computes (facts_imports._evaluated_parts)
+            value = self.pure_value(part[1], frame)
+            return value if value[0] == "lit" else None
         try:
             if kind == "ref":
                 value = self.lookup(part[1], frame)
@@ -129,6 +132,10 @@ class ComputedImports:
                     not ev.level and self.outside_analysed(head):
                 return  # an external module: assumed importable, as imports of one are
             why = ev.why or "its module name cannot be evaluated statically"
+            if self.unlisted:  # a directory listing it may come from could not be given
+                why += f" ({self.unlisted})"
+            elif not ev.why and ev.parts:
+                why += self._unknown_part(ev.parts, frame)
             raise SimUnknown(f"{ev.call}() at {where}: {why}")
         target, level = name, 0
         if ev.call in ("import_module", "find_spec") and name.startswith("."):
@@ -162,6 +169,19 @@ class ComputedImports:
             target.partition(".")[0] if not level else target[:len(target) - len(
                 name.partition(".")[2]) - (1 if "." in name else 0)]
         self.last_import = self.ref(keep)
+
+    def _unknown_part(self, parts, frame) -> str:
+        """Which name the module name is read from holds no known string, said."""
+        for part in parts:
+            if part.__class__ is tuple and part[0] == "eval" and part[1][0] == "call" and \
+                    self.part_value(part, frame) is None:
+                return f" (what {part[1][1]}() returns is not known statically)"
+            if part.__class__ is not tuple or part[0] not in ("ref", "item", "get"):
+                continue
+            value = self.part_value(part, frame)
+            if value is None or value[0] != "lit" or value[1].__class__ is not str:
+                return f" ('{part[1]}' holds no string known statically there)"
+        return ""
 
     def _import_fromlist(self, target: str, ev, where: str) -> None:
         st = self.state(target)
@@ -204,17 +224,26 @@ class ComputedImports:
             if source[0] == "modules":
                 self._for_modules(ev, frame)
                 return
-            values = source[1] if source[0] == "values" else self._iterated(source, frame)
+            skipped = False
+            if source[0] == "eval":  # a directory listing (listed.py)
+                values, skipped = self.listed_values(ev, frame)
+            else:
+                values = source[1] if source[0] == "values" else self._iterated(source, frame)
             if values is None:  # not known now: one pass, with values unknown
                 for name in ev.targets:
                     if name:
                         self.bind(name, OPAQUE, frame)
-                self._pass(ev, frame)
+                try:
+                    self._pass(ev, frame)
+                finally:
+                    self.unlisted = None
                 return
             for value in values:
                 self._bind_targets(ev, value, frame)
                 if self._pass(ev, frame):
                     return
+            if skipped:
+                self.after_listed(ev, frame)
         finally:
             self.loop_breaks.pop()
 
@@ -272,8 +301,8 @@ class ComputedImports:
             return table[1]
         if table[0] == "lit" and table[1].__class__ is tuple and source[2] == "keys":
             return table[1]  # a tuple of literals
-        if table[0] != "dict" or len(table) > 2:  # a set's order is not known
-            return None
+        if table[0] != "dict" or len(table) > 2 and table[2] != "list":
+            return None  # a set's order is not known
         how = source[2]
         if how == "keys":
             return tuple(k for k, _ in table[1])

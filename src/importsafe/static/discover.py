@@ -320,3 +320,59 @@ def _python_or_subdirs(entries, stack: list) -> bool:
         if e.is_dir() and _is_ident(e.name):
             stack.append((e.path, e.is_symlink()))
     return False
+
+
+MAX_LISTED = 4096  # a directory with more entries is not listed (the simulator says unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class DirListing:
+    """A directory as os.scandir lists it now, in that order: (name, kind) with kind "f" a
+    file, "d" a directory (as os.path.isfile / isdir say, through symlinks), "" anything
+    else. `pycache`: no `__pycache__` is listed yet but CPython may write one there (the
+    directory is writable) before the code that lists it runs."""
+
+    path: str
+    entries: tuple[tuple[str, str], ...]
+    pycache: bool
+    real: bool = False  # the path is its own os.path.realpath (no symlink on the way)
+    links: tuple[str, ...] = ()  # the entries that are symlinks, sorted (a stable repr)
+
+
+def read_listing(directory: str) -> DirListing | None:
+    """The directory's listing now, or None when it cannot be read or is too long."""
+    out, links = [], set()
+    try:
+        with os.scandir(directory) as it:
+            for e in it:
+                try:
+                    kind = "d" if e.is_dir() else "f" if e.is_file() else ""
+                    if e.is_symlink():
+                        links.add(e.name)
+                except OSError:
+                    kind = ""
+                out.append((e.name, kind))
+                if len(out) > MAX_LISTED:
+                    return None
+    except OSError:
+        return None
+    names = {n for n, _ in out}
+    path = os.path.normpath(directory)
+    return DirListing(path, tuple(out),
+                      "__pycache__" not in names and os.access(directory, os.W_OK),
+                      os.path.realpath(path) == path, tuple(sorted(links)))
+
+
+def read_listings(infos, lists_dirs) -> dict[str, DirListing]:
+    """The listing of the directory of each module `lists_dirs(name)` says may list it (its
+    package's directory, for a package its own), by normalised path."""
+    out: dict[str, DirListing] = {}
+    for info in infos:
+        if info.kind not in ("module", "package") or not lists_dirs(info.name):
+            continue
+        directory = os.path.normpath(os.path.dirname(info.path))
+        if directory not in out:
+            found = read_listing(directory)
+            if found is not None:
+                out[directory] = found
+    return out

@@ -46,7 +46,7 @@ class OrdinaryEnvironment:
                 return value[1]  # an analysed module's literal
         origin = self._imported_as(st.name, name)
         if origin is None or not self.is_external(origin) or \
-                self.lookup_quiet(name, frame) is not OPAQUE:
+                self.lookup_quiet(name, frame) not in (OPAQUE, ("std", origin)):
             raise NoValue("not a read of an installed package")
         dotted = ".".join((origin, *attrs))
         versions = self.program.versions
@@ -85,7 +85,7 @@ class OrdinaryEnvironment:
         st = frame.module
         if (frame.kind == "function" and "os" in frame.local_names) or \
                 self._imported_as(st.name, "os") != "os" or \
-                self.lookup_quiet("os", frame) is not OPAQUE:
+                self.lookup_quiet("os", frame) not in (OPAQUE, ("std", "os")):
             raise NoValue("not the os module")
         value = dict(self.program.env).get(name)
         if record:

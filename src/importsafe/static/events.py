@@ -334,6 +334,9 @@ class ModuleFacts:
     # modules named by imports in blocks below the top level, function bodies included, that
     # `imports` lacks (the stubs of function bodies are not walked): a regex superset
     nested_imports: frozenset[str] = frozenset()
+    # the source mentions a directory listing call (discover.LISTING_WORDS): its directory's
+    # listing is read for the simulator (discover.read_listings) and keys its results
+    lists_dirs: bool = False
     # (line, start, end) of module-level defs at the start of a line whose bodies were cut,
     # as skim.def_spans has them: where a stub's body lies in the source (skim.skim). How the
     # facts were made, not what they say: no part of repr or equality

@@ -71,6 +71,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
         self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
         self.scope = None  # the module or function node being walked (execfile.Assignments)
+        # module-level names bound once, to `globals()` (or `locals()` / `vars()` there): an
+        # item assignment through one is one into globals() (openai's `__locals[k] = v`)
+        self.namespace_aliases: dict[str, str] = {}
         self.parent: _Extractor | None = None  # the module's, for a function's
         self._whole: ast.Module | bool | None = None
 
@@ -511,10 +514,22 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
         facts = _skimmed_facts(source, name, path, is_package, target, stub, env)
     if facts is None:
         facts = _parsed_facts(source, name, path, is_package, target, bodies, stub, env)
+    if facts.problem is None and _mentions_listing(source):
+        facts = replace(facts, lists_dirs=True)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports
     return replace(facts, nested_imports=below) if below else facts
+
+
+# what a module's source must mention for its own directory to be listed for it (a superset
+# of the listing calls the simulator models: os.listdir / os.scandir / glob / Path.iterdir)
+LISTING_WORDS = (b"listdir", b"scandir", b"glob", b"iterdir")
+
+
+def _mentions_listing(source: bytes | str) -> bool:
+    data = source.encode("utf-8", "replace") if isinstance(source, str) else source
+    return any(word in data for word in LISTING_WORDS)
 
 
 _INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)

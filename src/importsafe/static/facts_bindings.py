@@ -27,6 +27,11 @@ class Bindings:
     # -- assignments ----------------------------------------------------------------------
     def s_Assign(self, node, out, guard, scope):
         self.expr(node.value, out, scope)
+        if scope == "module" and _is_globals_call(node.value) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and \
+                _stores(self.tree, node.targets[0].id) == 1 and \
+                node.targets[0].id not in self.global_names():
+            self.namespace_aliases[node.targets[0].id] = node.value.func.id
         if scope == "module" and self._lazy_attach(node, out):
             return
         value = self._value_of(node.value, node.targets)
@@ -98,6 +103,11 @@ class Bindings:
         if isinstance(target, ast.Name):
             self.bind([target.id], line, out, scope, value)
             return
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                target.value.id in self.namespace_aliases:
+            # the same as globals()[key] = value: the alias holds the module's namespace
+            target = ast.Subscript(ast.Call(ast.Name(self.namespace_aliases[
+                target.value.id], ast.Load()), [], []), target.slice, target.ctx)
         if isinstance(target, ast.Subscript) and _is_globals_call(target.value):
             names = _expand_key(target.slice, self.loop_values)
             followed = _bound_value(value)
@@ -200,12 +210,17 @@ class Bindings:
         """`a, b = name`: each target name bound to that item of the value, when it is a
         known tuple then ("item", name, attrs, index, length))."""
         chain = attr_chain(value)
-        if chain is None or not isinstance(target, ast.Tuple) or not all(
+        if not isinstance(target, ast.Tuple) or not all(
                 isinstance(e, ast.Name) for e in target.elts):
+            return False
+        index = _index_value(value) if chain is None and value.__class__ is ast.Subscript \
+            else None  # `a, b = TABLE[name]`: an entry of a literal dict
+        if chain is None and (index is None or None in index[2]):
             return False
         n = len(target.elts)
         for i, elt in enumerate(target.elts):
-            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n))
+            self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n) if chain
+                      else ("item", index[1], (), i, n, index[2]))
         return True
 
     def _value_of(self, value, targets) -> tuple | None:
@@ -230,7 +245,8 @@ class Bindings:
         if value.__class__ in PATH_NODES:
             spec = path_spec(value)
             if spec is not None and anchored(spec):  # a location in the analysed tree
-                return ("pathspec", spec)
+                kind = _path_kind(value)  # what pure code may read it as (dirlisting.py)
+                return ("pathspec", spec, kind) if kind else ("pathspec", spec)
         if isinstance(value, ast.Call):
             env = env_read(value, self.env)
             if env is not NOT_ENV:
@@ -254,7 +270,9 @@ class Bindings:
         if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
             return _sequence_value(value)
         if isinstance(value, ast.ListComp):
-            return _comprehension_value(value)
+            found = _comprehension_value(value)
+            if found is not None:
+                return found  # else evaluated as pure code, below
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
             found = _all_value(value, extend=False)  # lists of names added up
             if found[1] is not None:
@@ -310,3 +328,36 @@ def _index_value(node: ast.Subscript) -> tuple | None:
         node = node.value
     return ("index", node.id, tuple(reversed(keys))) if node.__class__ is ast.Name else None
 
+
+_STR_PATHS = frozenset({("os", ("path", "join")), ("os", ("path", "dirname")),
+                        ("os", ("path", "abspath")), ("os", ("path", "realpath")),
+                        ("os", ("path", "normpath")), ("str", ()), ("os", ("fspath",))})
+_PATH_OBJECTS = frozenset({("Path", ()), ("pathlib", ("Path",))})
+
+
+def _path_kind(node) -> str | None:
+    """"str" or "Path": the type of the value a location expression makes, when its
+    outermost operation says (os.path functions, str(); Path(), `.parent`, `/`, resolve())."""
+    if isinstance(node, ast.Call):
+        chain = attr_chain(node.func)
+        if chain in _STR_PATHS:
+            return "str"
+        if chain in _PATH_OBJECTS or isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("resolve", "absolute", "joinpath") and chain not in _STR_PATHS:
+            return "Path"
+        return None
+    if isinstance(node, ast.Attribute) and node.attr == "parent" or \
+            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return "Path"
+    return None
+
+
+def _stores(tree, name: str) -> int:
+    """How many times the module binds `name` anywhere (a name bound once, at module level,
+    keeps that value wherever it is read)."""
+    if tree is None:
+        return 0
+    return sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and
+               isinstance(n.ctx, (ast.Store, ast.Del))) + sum(
+        1 for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                    ast.ClassDef)) and n.name == name)

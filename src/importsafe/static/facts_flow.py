@@ -15,7 +15,8 @@ from .events import (
 from .exprs import attr_chain
 from .shapes import (
     _all_value, _bound_value, _breaks, _dynamic_call, _handler_types, _is_empty_literal,
-    _literal_values, _loop_source, _setattr_key, _update_names, _update_source, names_bound_in,
+    _lists_directory, _literal_values, _loop_source, _setattr_key, _update_names,
+    _update_source, names_bound_in,
 )
 
 
@@ -124,6 +125,9 @@ class ControlFlow:
         if bound & set(targets) or set(targets) & self.global_names():
             return None
         source = ("values", values) if values is not None else _loop_source(node.iter)
+        if source is None and _lists_directory(node.iter):  # dirlisting.py, listed.py
+            program = compile_expr(node.iter)
+            source = ("eval", program) if program is not None else None
         if source is None or (source[0] == "modules" and is_tuple and len(targets) != 3):
             return None
         return ForEach(node.lineno, targets, source, tuple(events[1:]), is_tuple)

@@ -5,7 +5,8 @@ import ast
 
 from .events import ComputedImport, Import, ImportFrom
 from .execfile import exec_file_event
-from .exprs import attr_chain, spell
+from .exprs import MAX_PARTS, attr_chain, spell
+from .purefn import compile_expr
 from .helpers import HELPER_MODULES, LAZY_LOADER
 from .shapes import _IMPORT_CALLS, _IMPORT_PARAMETERS, _anchor, _is_lazy, _is_none, resolve_relative
 
@@ -93,7 +94,7 @@ class ImportStatements:
                 any(k.arg is None for k in call.keywords) or names[0] not in given:
             return ComputedImport(line, kind, None, why="its arguments are not known",
                                   col=col)
-        parts = spell(given[names[0]])
+        parts = spell(given[names[0]]) or _evaluated_parts(given[names[0]])
         if parts is None:
             head = _literal_head(given[names[0]])
             if head and not head.startswith("."):  # what its top-level package starts with
@@ -128,3 +129,32 @@ def _literal_head(node) -> str:
     if node.__class__ is ast.JoinedStr and node.values:
         node = node.values[0]
     return node.value if node.__class__ is ast.Constant and isinstance(node.value, str) else ""
+
+
+def _evaluated_parts(node) -> tuple | None:
+    """Parts (exprs.spell) of a string sum or f-string whose pieces spell cannot read
+    but pure code computes (`"." + name[:-3]`, `f"{os.path.splitext(f)[0]}"`): each such
+    piece ("eval", program) (purefn), evaluated when the call runs; None if one is not."""
+    pieces, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.__class__ is ast.BinOp and isinstance(n.op, ast.Add):
+            stack.extend((n.right, n.left))
+        elif n.__class__ is ast.JoinedStr:
+            for value in reversed(n.values):
+                if value.__class__ is ast.FormattedValue and (
+                        value.conversion not in (-1, 115) or value.format_spec is not None):
+                    return None
+                stack.append(value.value if value.__class__ is ast.FormattedValue else value)
+        else:
+            pieces.append(n)
+    out: list = []
+    for piece in pieces:
+        found = spell(piece)
+        if found is None:
+            program = compile_expr(piece)
+            if program is None:
+                return None
+            found = (("eval", program),)
+        out.extend(found)
+    return tuple(out) if len(out) <= MAX_PARTS else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model import Frame
+from .dirlisting import std_value
 from .discover import ModuleInfo
 from .events import Import, ImportFrom
 from .frames import Frame_, SimError, SimUnknown
@@ -159,7 +160,7 @@ class ImportMachinery:
             self.last_import = self.ref(keep) if not self.is_external(keep) else OPAQUE
             return
         top = ev.module.partition(".")[0]
-        value = self.ref(top) if not self.is_external(top) else OPAQUE
+        value = self.ref(top) if not self.is_external(top) else std_value(top)
         if ev.asname is None:
             self.bind(top, value, frame)
             return
@@ -178,8 +179,8 @@ class ImportMachinery:
             if ev.names[0][0] == "*":
                 self.write(frame.module, "wildcard", None)
             for n, asname in ev.names:
-                if n != "*":
-                    self.bind(asname or n, OPAQUE, frame)
+                if n != "*":  # os.listdir, os.path.join, ...: modelled (dirlisting.py)
+                    self.bind(asname or n, std_value(f"{ev.module}.{n}"), frame)
             return
         st = self.state(ev.module)
         if ev.names[0][0] == "*":

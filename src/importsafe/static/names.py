@@ -7,7 +7,9 @@ import builtins
 import types
 
 from ..model import Assumption, Frame
+from .dirlisting import std_value
 from .frames import Frame_, SimError, SimUnknown
+from .purefn import NoValue, PureObject
 from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
@@ -74,7 +76,16 @@ class NameLookup:
     def getattr_value(self, value, attr: str):
         if value[0] != "m":
             # pkgutil's ModuleInfo of a listing replayed (computed.py): its name is known
-            return ("lit", value[1]) if value[0] == "modinfo" and attr == "name" else OPAQUE
+            if value[0] == "modinfo" and attr == "name":
+                return ("lit", value[1])
+            if value[0] == "std":  # os.path, os.listdir: modelled library names
+                return std_value(f"{value[1]}.{attr}")
+            if value[0] == "lit" and isinstance(value[1], PureObject):
+                try:  # an os.DirEntry's or a pathlib.Path's
+                    return ("lit", value[1].attribute(attr))
+                except NoValue:
+                    return OPAQUE
+            return OPAQUE
         st = self.deref(value)
         if st is None or st.opaque:
             return OPAQUE
@@ -90,7 +101,7 @@ class NameLookup:
     def import_from(self, value, name: str):
         """IMPORT_FROM: the attribute, else sys.modules['M.name'], else ImportError."""
         if value[0] != "m":
-            return OPAQUE
+            return std_value(f"{value[1]}.{name}") if value[0] == "std" else OPAQUE
         st = self.deref(value)
         if st is None or st.opaque:
             return OPAQUE

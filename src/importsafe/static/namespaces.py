@@ -25,7 +25,7 @@ class ComputedNames:
         tuple, a dict's keys (not a set's: its order is not known)."""
         if value[0] == "all":
             return value[1]
-        if value[0] == "dict" and len(value) == 2 and all(
+        if value[0] == "dict" and (len(value) == 2 or value[2] == "list") and all(
                 k.__class__ is str for k, _ in value[1]):
             return tuple(k for k, _ in value[1])
         return None
@@ -151,8 +151,10 @@ class ComputedNames:
         return ("all", names) if names is not None else OPAQUE
 
     def item_value(self, spec, frame):
-        """("item", name, attrs, i, n): item i of the value, a known tuple of n items."""
-        value = self.resolve(spec[1], spec[2], frame)
+        """("item", name, attrs, i, n[, keys]): item i of the value, a known tuple of n
+        items; with `keys`, of the value's entry there (index_value: `a, b = TABLE[name]`)."""
+        value = self.resolve(spec[1], spec[2], frame) if len(spec) == 5 else \
+            self.index_value(("index", spec[1], spec[5]), frame)
         if value[0] == "lit" and value[1].__class__ is tuple and len(value[1]) == spec[4]:
             return ("lit", value[1][spec[3]])
         return OPAQUE

@@ -203,6 +203,8 @@ def _expr(node) -> tuple:
         chain = _chain(node)
         if chain is not None and chain[1][-1] in VERSION_ATTRS:
             return ("ver", chain[0], chain[1])
+        if node.attr in _OBJECT_ATTRS:  # of a PureObject only
+            return ("attr", _expr(node.value), node.attr)
         raise _Unsupported
     if cls is ast.Call:
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -211,6 +213,9 @@ def _expr(node) -> tuple:
         kwargs = tuple((k.arg, _expr(k.value)) for k in node.keywords)
         if _chain(node.func) in _ENV_GETS and 1 <= len(args) <= 2 and not kwargs:
             return ("env", args[0], args[1] if len(args) == 2 else ("k", None))
+        dotted = _dotted(node.func)
+        if dotted is not None and dotted in _STD_CALLS:  # os.path.join(...), glob.glob(...)
+            return ("call", dotted, args, kwargs)
         if isinstance(node.func, ast.Attribute):
             if node.func.attr not in _METHOD_NAMES:
                 chain = _chain(node.func)
@@ -242,6 +247,28 @@ def _chain(node) -> tuple[str, tuple[str, ...]] | None:
         attrs.append(node.attr)
         node = node.value
     return (node.id, tuple(reversed(attrs))) if isinstance(node, ast.Name) and attrs else None
+
+
+# the library functions a dotted call may name (dirlisting.py evaluates them), and the
+# attributes and methods of the objects they return (PureObject)
+_STD_CALLS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath") for f in (
+    "basename", "dirname", "join", "splitext", "split", "normpath", "abspath", "realpath",
+    "isfile",
+    "isdir", "exists")} | {"os.listdir", "os.scandir", "glob.glob", "glob.iglob",
+                           "pathlib.Path"})
+_OBJECT_ATTRS = frozenset({"name", "path", "stem", "suffix", "parent"})
+_OBJECT_METHODS = frozenset({"is_file", "is_dir", "exists", "iterdir", "glob", "resolve",
+                             "absolute"})
+
+
+def _dotted(node) -> str | None:
+    parts = []
+    while node.__class__ is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if node.__class__ is not ast.Name or not parts:
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 # -- evaluating --------------------------------------------------------------------------
@@ -288,7 +315,27 @@ _FORMATTER = string.Formatter()
 _DICT_METHODS = frozenset({"items", "keys", "values", "get", "copy"})
 _LIST_METHODS = frozenset({"index", "count", "copy"})
 _MUTATING = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "pop"})
-_METHOD_NAMES = _STR_METHODS | _DICT_METHODS | _LIST_METHODS | _MUTATING
+_METHOD_NAMES = _STR_METHODS | _DICT_METHODS | _LIST_METHODS | _MUTATING | _OBJECT_METHODS
+
+
+class PureObject:
+    """A value a modelled library call returns (dirlisting.DirEntry): data with a few
+    attributes and methods of its own, which it answers or refuses (NoValue)."""
+
+    __slots__ = ()
+
+    def attribute(self, attr: str):
+        raise NoValue(attr)
+
+    def call(self, method: str, args, sorting: bool = False):
+        """`sorting`: the result goes to sorted() at once (its order is lost)."""
+        raise NoValue(method)
+
+    def binop(self, op: str, other):
+        raise NoValue(op)
+
+    def text(self) -> str:
+        raise NoValue("str()")
 
 
 class _Break(Exception):
@@ -322,6 +369,13 @@ class _Run:
         self.depth = 0
         self.foreign: set[int] = set()
         self.keep: list = []  # keeps foreign containers alive: their ids stay theirs
+        # the call about to run is the argument of sorted() (or the first iterable of a
+        # comprehension that is): the order it gives is not kept (take_sorting)
+        self.sorting = False
+
+    def take_sorting(self) -> bool:
+        sorting, self.sorting = self.sorting, False
+        return sorting
 
     def mark_foreign(self, value) -> None:
         stack = [value]
@@ -478,6 +532,11 @@ class _Run:
                                       for p in node[1]))
         if kind == "call":
             return self.call(node, env, scope)
+        if kind == "attr":
+            owner = self.expr(node[1], env, scope)
+            if not isinstance(owner, PureObject):
+                raise NoValue("attribute")
+            return owner.attribute(node[2])
         if kind == "meth":
             return self.method(node, env, scope)
         if kind == "env" or kind == "envin":
@@ -538,12 +597,23 @@ class _Run:
                 raise
             # `version("dist")` after `from importlib.metadata import version`
             return self.versions(scope, name, (), [self.expr(a, env, scope) for a in arg_nodes])
+        sorting = self.take_sorting()
+        if func is BUILTINS["sorted"] and len(arg_nodes) == 1:
+            # sorted(listing(...)), sorted(x for x in listing(...) ...): its order is lost
+            arg = arg_nodes[0]
+            self.sorting = arg[0] in ("call", "meth") or arg[0] == "comp" and \
+                arg[1] != "dict" and arg[3][0][1][0] in ("call", "meth")
         args = [self.expr(a, env, scope) for a in arg_nodes]
         kwargs = self.keywords(kw_nodes, env, scope)
+        self.sorting = False
         if isinstance(func, Function):
             return self.call_function(func, args, kwargs)
         if isinstance(func, _Builtin):
-            return func.run(self, args, kwargs)
+            self.sorting = sorting and func.takes_sorting
+            try:
+                return func.run(self, args, kwargs)
+            finally:
+                self.sorting = False
         raise NoValue(f"call of {name}")
 
     def keywords(self, nodes, env, scope) -> dict:
@@ -590,10 +660,16 @@ class _Run:
         return None
 
     def method(self, node, env, scope):
+        sorting = self.take_sorting()
         owner = self.expr(node[1], env, scope)
         name = node[2]
         args = [self.expr(a, env, scope) for a in node[3]]
         kwargs = self.keywords(node[4], env, scope)
+        self.sorting = False
+        if isinstance(owner, PureObject):
+            if kwargs:
+                raise NoValue(f"method {name}")
+            return owner.call(name, args, sorting)
         cls = owner.__class__
         allowed = _STR_METHODS if cls is str else _DICT_METHODS if cls is dict else \
             _LIST_METHODS if cls is list or cls is tuple else frozenset()
@@ -646,11 +722,15 @@ class _Run:
         return value
 
     def as_str(self, value) -> str:
+        if isinstance(value, PureObject):
+            return value.text()
         if not _plain(value):
             raise NoValue("str of a non-data value")
         return self.sized(str(value))
 
     def binop(self, op, left, right):
+        if isinstance(left, PureObject):  # a pathlib.Path's `/`
+            return left.binop(op, right)
         if not isinstance(left, _DATA) or not isinstance(right, _DATA):
             raise NoValue("operand")
         if op == "*" and (isinstance(left, (str, bytes, list, tuple)) or
@@ -686,14 +766,17 @@ class _Run:
             raise NoValue("comparison") from err
 
 
-def _plain(value) -> bool | None:
+def _plain(value, objects: bool = False) -> bool | None:
     """Data whose str() is the same in every process: True; False when a set is inside (its
-    order is the hash seed's); None when something inside is not data at all."""
+    order is the hash seed's), or (with `objects`) a PureObject; None when something inside
+    is not data at all."""
     stack = [value]
     plain: bool | None = True
     while stack:
         v = stack.pop()
-        if isinstance(v, set):
+        if objects and isinstance(v, PureObject):
+            plain = False
+        elif isinstance(v, set):
             plain = False
             stack.extend(v)
         elif isinstance(v, dict):
@@ -718,6 +801,7 @@ class _Builtin:
     """A builtin the evaluator may call: on data only, with its own checks."""
 
     __slots__ = ("name",)
+    takes_sorting = False  # run() asks whether its result is sorted right away
 
     def __init__(self, name: str):
         self.name = name
@@ -731,7 +815,9 @@ class _Builtin:
             if not isinstance(args[0], _DATA) or not all(isinstance(t, _TypeName) for t in types):
                 raise NoValue("isinstance")
             return isinstance(args[0], tuple(_TYPES[t.name] for t in types))
-        if not all(isinstance(a, _DATA) and _plain(a) is not None for a in
+        if name == "str" and len(args) == 1 and not kwargs and isinstance(args[0], PureObject):
+            return args[0].text()  # a pathlib.Path's
+        if not all(isinstance(a, _DATA) and _plain(a, True) is not None for a in
                    (*args, *kwargs.values())):
             raise NoValue(f"{name}() of a non-data value")
         if name in ("list", "tuple", "sorted", "min", "max", "sum", "any", "all",

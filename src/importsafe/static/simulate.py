@@ -16,6 +16,7 @@ from .frames import (
 )
 from .computed import ComputedImports
 from .execfile import ExecFiles
+from .listed import ListedLoops
 from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
@@ -47,7 +48,7 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ExecFiles, ComputedNames, OrdinaryEnvironment, ImportState):
+                ListedLoops, ExecFiles, ComputedNames, OrdinaryEnvironment, ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -157,7 +158,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.getattr_call(spec, frame)
             elif kind == "pathspec":
                 found = self.path_value(spec[1], frame)
-                value = ("path", found[0]) if found is not None and found[1] else OPAQUE
+                value = ("path", found[0], *spec[2:]) if found is not None and found[1] \
+                    else OPAQUE  # with "str" or "Path": the type pure code reads it as
             elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
                 names = self._all_names(spec[1], frame)  # names added up: a list, if known
                 value = ("all", names) if names is not None else OPAQUE

@@ -173,8 +173,10 @@ class Program:
                  target_version: tuple[int, int] = (3, 11),
                  load_functions: Callable[[str], Mapping] | None = None,
                  named: ImportedNames | None = None, strict: bool = False,
-                 env: tuple = (), versions=None):
+                 env: tuple = (), versions=None, listings: Mapping | None = None):
         self.index = index
+        # directory -> discover.DirListing: what the listing calls of the modules there see
+        self.listings = listings or {}
         self.facts = facts
         # without the ordinary-order rule (`--strict`): what it would assume stays unknown
         self.strict = strict
@@ -227,7 +229,8 @@ class Program:
         same): the function bodies loaded so far, and those either loads later, serve both,
         so that none is parsed twice."""
         other = Program(self.index, facts, memo, self.load_bodies, self.target_version,
-                        self.load_functions, self._named, self.strict, self.env, self.versions)
+                        self.load_functions, self._named, self.strict, self.env, self.versions,
+                        self.listings)
         other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
         other.generated = self.generated
         return other

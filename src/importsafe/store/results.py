@@ -5,10 +5,11 @@ it executes, the stubs of a bare run's ancestors, and those a replayed memo reco
 again (`ImportState.epochs` counts every creation, replays included). Nothing else decides its
 outcome but lookups, and every lookup is of a name one of those modules imports (or of its
 parent). So a
-result depends only on, for each module m it created: m's kind, path and source digest, and
-which of the names m imports exist or are external (`_edges`, from `ModuleFacts.imports`,
-which holds every import form, function bodies' included, as a superset; a star import counts
-the package's children). `fingerprints` hashes that per module. The one lookup outside it, an
+result depends only on, for each module m it created: m's kind, path and source digest,
+for a module whose source may list its directory (ModuleFacts.lists_dirs) that listing
+(Program.listings), and which of the names m imports exist or are external (`_edges`, from
+`ModuleFacts.imports`, which holds every import form, function bodies' included, as a
+superset; a star import counts the package's children). `fingerprints` hashes that per module. The one lookup outside it, an
 error's `defined_at` naming a submodule nothing imports, is checked again (`hint_holds`). A stored result is reused while none of the modules it
 created has another fingerprint, with the same mode, target version and simulator code (the
 prefix).
@@ -96,7 +97,7 @@ def fingerprints(program: Program, previous: Traces | None = None,
         for n in names:
             f = summaries.get(n)
             if f is not None and f.digest and previous.digests.get(n) == f.digest \
-                    and n in previous.fingerprints:
+                    and n in previous.fingerprints and not f.lists_dirs:
                 out[n] = previous.fingerprints[n]
     children: dict[str, list[str]] = {}
     for n in names:
@@ -109,8 +110,11 @@ def fingerprints(program: Program, previous: Traces | None = None,
         edges, markers = _edges(program, n, children, summaries)
         # the path too: a result's chain names files (and a copy of a tree elsewhere must
         # not reuse it)
+        # a module whose code may list its directory: what that listing holds, in its order
+        listed = program.listings.get(os.path.normpath(os.path.dirname(info.path))) \
+            if f is not None and f.lists_dirs else None
         out[n] = hashlib.sha1(repr((n, info.kind, info.path, f.digest if f is not None else "",
-                                    edges, markers)).encode()).hexdigest()
+                                    edges, markers, listed)).encode()).hexdigest()
     return out
 
 

@@ -3,7 +3,8 @@ a warm run loads none of the analyser).
 
 A check's report depends on the source files, on the directories whose listings decided which
 modules exist (every walked package directory, every directory searched for Python, the
-source roots: an added, removed or renamed entry changes a directory's mtime), on the
+source roots, the directories modules list at import time (static/dirlisting.py): an
+added, removed or renamed entry changes a directory's mtime), on the
 project files of the paths' ancestors (setuptools `package-dir`), on its arguments and on
 importsafe's own code. The stored run keeps a stat signature of each such path (absent paths
 included); a run whose arguments match and whose every signature is unchanged gets the stored

@@ -1,4 +1,4 @@
-# R20: a module name from the environment cannot be evaluated statically: unknown.
+# R20: a module name from the environment: the variable unset (the ordinary environment), its default.
 import importlib
 import os
 

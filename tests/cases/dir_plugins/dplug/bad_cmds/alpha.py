@@ -1,0 +1,2 @@
+from dplug.bad_cmds import REGISTRY
+REGISTRY.append("alpha")

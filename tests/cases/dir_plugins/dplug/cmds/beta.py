@@ -1,0 +1,2 @@
+from dplug.cmds import REGISTRY
+REGISTRY.append("beta")

@@ -1,0 +1,1 @@
+from dplug.paths import a

@@ -1,0 +1,1 @@
+from dplug.scan import VALUE  # bound after the loop: fails by the cycle

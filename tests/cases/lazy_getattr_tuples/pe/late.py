@@ -1,0 +1,5 @@
+from pe.cyc import VALUE
+
+
+class Late:
+    pass

@@ -1,0 +1,1 @@
+from pe import Chat

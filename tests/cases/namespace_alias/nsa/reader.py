@@ -1,0 +1,2 @@
+from nsa.table import A
+READ = A

@@ -1,0 +1,2 @@
+from nsa.old import *
+X = (Edit, File)
