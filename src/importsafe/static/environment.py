@@ -63,7 +63,8 @@ class OrdinaryEnvironment:
         else:
             raise NoValue("a call of an installed package")
         if found is None and distribution and versions is not None and \
-                self.program.index.get(dotted) is None:
+                self.program.index.get(dotted) is None and \
+                not self._imports_top(st.name, dotted.replace("-", "_").lower()):
             # no *.dist-info of it on the roots or in site-packages: not installed, and
             # importlib.metadata raises (torch's `except PackageNotFoundError:` for optree)
             self.assume(Assumption(st.name, dotted, st.info.path, st.line,
@@ -94,6 +95,15 @@ class OrdinaryEnvironment:
 
     def quiet_environment(self, scope, name: str):
         return self.pure_environment(scope, name, record=False)
+
+    def _imports_top(self, module: str, top: str) -> bool:
+        """Does `module` import `top` (or a submodule of it) anywhere? Then it is assumed
+        importable, as external modules are, and so installed: no PackageNotFoundError."""
+        facts = self.program.facts.get(module)
+        return any(ev.__class__ in (Import, ImportFrom) and ev.module is not None and
+                   ev.module.partition(".")[0].lower() == top
+                   for ev in walk(facts.body if facts is not None else (), classes=True,
+                                  functions=True))
 
     def lookup_quiet(self, name: str, frame):
         try:
