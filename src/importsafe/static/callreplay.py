@@ -9,7 +9,7 @@ from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunc
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .names import BUILTIN_NAMES
-from .purefn import BUILTINS, Function, NoValue, PureObject, evaluate
+from .purefn import BUILTINS, CAST, Function, NoValue, PureObject, evaluate
 from .shapes import MAX_DICT
 from .state import MISSING, OPAQUE, ModState
 
@@ -72,7 +72,7 @@ class CallReplay:
                 value = self.lookup(name, frame)
             except (SimError, SimUnknown):
                 continue  # the read was made, and failed or not, by the call's own events
-            if value[0] in ("dict", "lit", "affix", "path"):
+            if value[0] in ("dict", "lit", "affix", "path", "m"):
                 known.append((key, value))
         for key, spec in passed[5] if len(passed) > 5 else ():
             found = self.path_value(spec, frame)
@@ -266,7 +266,7 @@ class CallReplay:
                     not self.wildcard_of(st) and not self.dynamic_of(st):
                 return ("data", st.info.path)
             return None
-        if found[0] == "std" or found[0] == "path":
+        if found[0] in ("std", "path", "m"):
             return self._held(found, scope)
         if found[0] == "f" and found[3] is not None:
             module = self.deref(found)
@@ -287,11 +287,15 @@ class CallReplay:
                 return ("data", value[1])
             found = self._std_function("pathlib.Path", scope)  # bound to the listings now
             return ("data", PathValue(value[1], found[1].listings, found[1].allowed))
+        if value is not None and value[0] == "m":
+            return ("data", ModuleValue(value, self))
         return _data(value)
 
     def _std_function(self, qualified: str, scope):
         if qualified in STD_MODULES:
             return ("std", qualified)
+        if qualified == "typing.cast":
+            return ("func", CAST)
         if qualified not in STD_FUNCTIONS:
             return None
         st = scope.module if scope.__class__ is Frame_ else scope
@@ -394,6 +398,40 @@ def _all_known(passed, known: tuple) -> bool:
 
 def _shifted(known: tuple) -> tuple:
     return tuple((k + 1 if k.__class__ is int else k, v) for k, v in known)
+
+
+class ModuleValue(PureObject):
+    """A module object as purefn sees it: its `__name__`, and its `__file__` (for a
+    package, its directory's listing may then be read)."""
+
+    __slots__ = ("value", "sim")
+
+    def __init__(self, value, sim):
+        self.value, self.sim = value, sim  # ("m", name, epoch), the Simulator
+
+    def __eq__(self, other):
+        return other.__class__ is ModuleValue and other.value == self.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def attribute(self, attr: str):
+        sim = self.sim
+        st = sim.deref(self.value)
+        if st is None or st.opaque or attr not in ("__name__", "__file__"):
+            raise NoValue(f"module attribute {attr}")
+        found = sim.ns_get(st, attr)
+        if found is not MISSING:
+            if found[0] == "lit" and found[1].__class__ is str:
+                return found[1]
+            raise NoValue(f"module attribute {attr}")
+        info = st.info
+        if attr != "__file__" or info.kind not in ("module", "package") or \
+                sim.wildcard_of(st) or sim.dynamic_of(st):
+            raise NoValue(f"module attribute {attr}")
+        if info.kind == "package" and sim.listed_now is not None:
+            sim.listed_now.packages.add(os.path.normpath(os.path.dirname(info.path)))
+        return info.path
 
 
 def _data(value):

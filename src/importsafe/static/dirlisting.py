@@ -29,7 +29,7 @@ _LISTING_FUNCTIONS = {"os.listdir": "listdir", "os.scandir": "scandir", "glob.gl
 _TESTS = {"isfile", "isdir", "exists"}
 STD_FUNCTIONS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath")
                            for f in _STRING_FUNCTIONS | _TESTS} | set(_LISTING_FUNCTIONS) |
-                          {"pathlib.Path"})
+                          {"pathlib.Path", "typing.cast"})
 
 
 _OPAQUE = ("v",)  # state.OPAQUE
@@ -54,14 +54,18 @@ class Listings:
         self.unsorted: dict[str, str] = {}  # directory -> the call that read it unsorted
         self.pycache = False  # a listing read could hold __pycache__ when the code runs
         self.refused: str | None = None  # why a listing could not be given
+        # directories of packages whose `__file__` the evaluation read: the result is keyed
+        # on their listings too (store/results.py fingerprints a package with its listing)
+        self.packages: set[str] = set()
 
     def entries(self, directory: str, allowed: str, call: str) -> tuple:
         path = posixpath.normpath(directory)
-        found = self.listings.get(path) if path == allowed else None
+        mine = path == allowed or path in self.packages
+        found = self.listings.get(path) if mine else None
         if found is None:
             self.refused = f"{call}() of {path}: " + (
-                "not the directory of the module that lists it" if path != allowed else
-                "its listing could not be read at check time")
+                "not the directory of the module that lists it or of a package it was "
+                "given" if not mine else "its listing could not be read at check time")
             raise NoValue(self.refused)
         entries = found.entries
         if found.pycache:
@@ -120,7 +124,7 @@ class StdFunction(_Builtin):
                 return self._real(args)
             return _string_function(name, args)
         listing = self.listings
-        if listing is None or self.allowed is None:
+        if listing is None:
             raise NoValue(f"{self.qualified}()")
         kind = _LISTING_FUNCTIONS[self.qualified]
         sorting = run.take_sorting()

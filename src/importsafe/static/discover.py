@@ -365,11 +365,14 @@ def read_listing(directory: str) -> DirListing | None:
 
 def read_listings(infos, lists_dirs) -> dict[str, DirListing]:
     """The listing of the directory of each module `lists_dirs(name)` says may list it (its
-    package's directory, for a package its own), by normalised path."""
+    package's directory, for a package its own), by normalised path; where one may, also
+    that of every package, which it may list through the package's `__file__`."""
     out: dict[str, DirListing] = {}
-    for info in infos:
-        if info.kind not in ("module", "package") or not lists_dirs(info.name):
-            continue
+    infos = list(infos)
+    listing = [i for i in infos if i.kind in ("module", "package") and lists_dirs(i.name)]
+    if listing:
+        listing += [i for i in infos if i.kind == "package"]
+    for info in listing:
         directory = os.path.normpath(os.path.dirname(info.path))
         if directory not in out:
             found = read_listing(directory)

@@ -256,7 +256,7 @@ _STD_CALLS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath") for f in (
     "isfile",
     "isdir", "exists")} | {"os.listdir", "os.scandir", "glob.glob", "glob.iglob",
                            "pathlib.Path"})
-_OBJECT_ATTRS = frozenset({"name", "path", "stem", "suffix", "parent"})
+_OBJECT_ATTRS = frozenset({"name", "path", "stem", "suffix", "parent", "__name__", "__file__"})
 _OBJECT_METHODS = frozenset({"is_file", "is_dir", "exists", "iterdir", "glob", "resolve",
                              "absolute"})
 
@@ -597,6 +597,8 @@ class _Run:
                 raise
             # `version("dist")` after `from importlib.metadata import version`
             return self.versions(scope, name, (), [self.expr(a, env, scope) for a in arg_nodes])
+        if func is CAST and len(arg_nodes) == 2 and not kw_nodes:
+            return self.expr(arg_nodes[1], env, scope)  # typing.cast(T, x) is x; T unread
         sorting = self.take_sorting()
         if func is BUILTINS["sorted"] and len(arg_nodes) == 1:
             # sorted(listing(...)), sorted(x for x in listing(...) ...): its order is lost
@@ -916,6 +918,7 @@ BUILTINS = {name: (_TypeName(name) if name in _TYPES else _Builtin(name)) for na
     "isinstance", "len", "bool", "str", "int", "float", "abs", "ord", "chr", "repr", "range",
     "list", "tuple", "sorted", "min", "max", "sum", "any", "all", "enumerate", "zip",
     "reversed", "dict", "set", "bytes")}
+CAST = _Builtin("typing.cast")  # handled by _Run.call: its first argument is not evaluated
 
 
 def evaluate(program: tuple, resolve, scope, env: dict | None = None, versions=None,

@@ -97,7 +97,7 @@ def fingerprints(program: Program, previous: Traces | None = None,
         for n in names:
             f = summaries.get(n)
             if f is not None and f.digest and previous.digests.get(n) == f.digest \
-                    and n in previous.fingerprints and not f.lists_dirs:
+                    and n in previous.fingerprints and not _listed(program, n, f):
                 out[n] = previous.fingerprints[n]
     children: dict[str, list[str]] = {}
     for n in names:
@@ -111,11 +111,19 @@ def fingerprints(program: Program, previous: Traces | None = None,
         # the path too: a result's chain names files (and a copy of a tree elsewhere must
         # not reuse it)
         # a module whose code may list its directory: what that listing holds, in its order
+        # (a package's own, where code may list it through its `__file__`)
         listed = program.listings.get(os.path.normpath(os.path.dirname(info.path))) \
-            if f is not None and f.lists_dirs else None
+            if _listed(program, n, f) else None
         out[n] = hashlib.sha1(repr((n, info.kind, info.path, f.digest if f is not None else "",
                                     edges, markers, listed)).encode()).hexdigest()
     return out
+
+
+def _listed(program: Program, name: str, f) -> bool:
+    """Is the module's fingerprint keyed on its directory's listing?"""
+    return f is not None and (f.lists_dirs or program.index[name].kind == "package" and
+                              os.path.normpath(os.path.dirname(program.index[name].path))
+                              in program.listings)
 
 
 def hint_holds(result, program: Program, mask: int, bit: dict[str, int]) -> bool:

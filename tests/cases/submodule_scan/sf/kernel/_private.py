@@ -1,0 +1,1 @@
+from ..lowering import LATE
