@@ -56,6 +56,32 @@ def test_a_new_data_file_keys_the_results_of_the_module_that_lists(tmp_path):
     assert api.check([str(pkg)], modes=("normal",), cache_dir=cache).results == fresh.results
 
 
+def test_a_package_listed_through_its_file_keys_the_results_on_its_listing(tmp_path):
+    """A helper elsewhere lists the directory of the package it is given (`mod.__file__`):
+    a data file added there changes what it imports, and neither cache keeps the old answer."""
+    root = tmp_path / "hp"
+    (root / "kernel").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "utils.py").write_text(
+        "import importlib, os\n\ndef load(mod):\n"
+        "    for f in sorted(os.listdir(os.path.dirname(mod.__file__))):\n"
+        "        if f.endswith('.plug'):\n"
+        "            importlib.import_module(mod.__name__ + '.' + f[:-5])\n")
+    (root / "main.py").write_text("from . import kernel\nfrom .utils import load\n"
+                                  "load(kernel)\nDONE = True\n")
+    (root / "kernel" / "__init__.py").write_text("")
+    (root / "kernel" / "b.py").write_text("from ..main import DONE\n")
+    cache = str(tmp_path / "cache")
+    assert api.check([str(root)], modes=("normal",), cache_dir=cache).result(
+        "hp.main", "normal").outcome == "ok"
+    time.sleep(0.01)
+    (root / "kernel" / "b.plug").write_text("")
+    for _ in range(2):  # the run cache, then the results cache
+        result = api.check([str(root)], modes=("normal",), cache_dir=cache).result(
+            "hp.main", "normal")
+        assert result.outcome == "error" and result.error.name == "DONE", result
+
+
 def test_unsorted_order_is_assumed_and_strict_refuses_it(tmp_path):
     pkg = _package(tmp_path)
     text = SCANNER.replace("sorted(listdir(dirname(__file__)))", "listdir(dirname(__file__))")
