@@ -408,8 +408,20 @@ class Generator:
             "    for path in sorted(Path(__file__).resolve().parent.glob(\"*.py\")):\n"
             "        if path.stem != \"__init__\":\n"
             "            importlib.import_module(\".\" + path.stem, __package__)\n",
+            # torch's import_submodule: a helper given the package object, its __file__
+            # and __name__ read there, typing.cast around the path
+            "def _ds_scan(mod):\n"
+            "    import importlib\n"
+            "    import os\n"
+            "    from typing import cast\n"
+            "    for name in sorted(os.listdir(os.path.dirname(cast(str, mod.__file__)))):\n"
+            "        if name.endswith(\".py\") and name[0] != \"_\":\n"
+            "            importlib.import_module(f\"{mod.__name__}.{name[:-3]}\")\n"
+            f"\n\nimport {m.name} as _ds_self\n",
         ]
-        return "\n\n\n" + r.choice(forms) + "\n\n_ds_scan()"
+        form = r.choice(forms)
+        call = "_ds_scan(_ds_self)" if "(mod)" in form else "_ds_scan()"
+        return "\n\n\n" + form + "\n\n" + call
 
     def computed_call(self, m: Module, target: str) -> str:
         """An import call of `target` returning it, its name computed in one of the ways the
