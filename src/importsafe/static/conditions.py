@@ -368,6 +368,19 @@ def _runtime_test(node, fallback, env) -> tuple | None:
     found = _module_test(node, fallback)
     if found is not None:
         return found
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.ops[0], (ast.In, ast.NotIn)) and \
+            isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+        box = node.comparators[0]  # `"NAME" in globals()`: is the global bound now?
+        if isinstance(box, ast.Call) and isinstance(box.func, ast.Name) and \
+                box.func.id == "globals" and not box.args and not box.keywords:
+            return ("global", node.left.value, isinstance(node.ops[0], ast.NotIn))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "hasattr" and len(node.args) == 2 and not node.keywords and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        chain = attr_chain(node.args[0])  # `hasattr(module, "NAME")`
+        if chain is not None:
+            return ("hasattr", chain[0], chain[1], node.args[1].value)
     if isinstance(node, ast.Name):
         return ("name", node.id)
     if isinstance(node, ast.Attribute):  # `if other_module.FLAG:`, read when it runs

@@ -9,7 +9,7 @@ import ast
 import string
 from dataclasses import replace
 
-from .events import Bind, Call, ComputedImport, GetAttr, Import, SetAttr, Use
+from .events import Bind, Call, ComputedImport, GetAttr, If, Import, SetAttr, Use
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "conversion", "is_async",
@@ -336,11 +336,18 @@ def _comprehension(node, stack: list, consumed: set = frozenset()) -> None:
     stack.append(gens[0].iter)
 
 
-def expr_events(root, import_call=None, decide=None, environ=None) -> list:
+MAX_SHORT_CIRCUITS = 8  # nested `and` / `or` lowered to an If each; deeper ones read all
+
+
+def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
+                depth: int = 0) -> list:
     """Events of evaluating `root` now. `import_call(call)` recognises literal import calls;
     `decide(test)` -> "true" | "false" | "unknown" prunes conditional expressions and
     short-circuiting `and` / `or` that are decided statically; `environ(subscript)` is the
-    event of an `os.environ[NAME]` read that raises, or None."""
+    event of an `os.environ[NAME]` read that raises, or None. `branch(operand)` -> (the If
+    test of an operand, its environment reads): an `and` / `or` not decided statically
+    evaluates the rest under an `If` on its first operand, which the simulator decides when
+    it runs or replays both ways."""
     out: list = []
     shadow: dict[str, int] = {}
     loops: list = []  # the loop (comprehension._loop_of) of each comprehension we are in
@@ -442,6 +449,21 @@ def expr_events(root, import_call=None, decide=None, environ=None) -> list:
                 values.append(value)
                 if decide(value)[0] == settles:
                     break  # the rest is never evaluated
+            if branch is not None and len(values) > 1 and not shadow and \
+                    depth < MAX_SHORT_CIRCUITS:
+                # (inside a comprehension the rest would lose its variables: read all)
+                test, env = branch(values[0])
+                rest = values[1] if len(values) == 2 else \
+                    ast.copy_location(ast.BoolOp(node.op, values[1:]), node)
+                inner = tuple(expr_events(rest, import_call, decide, environ, branch,
+                                          depth + 1))
+                if inner:
+                    run = (inner, ()) if isinstance(node.op, ast.And) else ((), inner)
+                    why = "and" if isinstance(node.op, ast.And) else "or"
+                    stack.append(("event", If(node.lineno, "unknown", *run, why, test,
+                                              None, env)))
+                stack.append(values[0])
+                continue
             stack.extend(reversed(values))
             continue
         if cls is ast.NamedExpr:

@@ -9,7 +9,8 @@ import ast
 import re
 from dataclasses import replace
 
-from .conditions import TargetVersion, decide_condition, environ_item, maybe_evaluated
+from .conditions import (TargetVersion, decide_condition, environ_item, maybe_evaluated,
+                         runtime_test)
 from .events import (
     CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
     Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If,
@@ -19,7 +20,7 @@ from .exprs import attr_chain, expr_events
 from .helpers import caching_getattr
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
-from .purefn import compile_function
+from .purefn import compile_expr, compile_function
 from .skim import cuts_hold, skim
 from .facts_bindings import Bindings
 from .facts_flow import ControlFlow
@@ -152,7 +153,15 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
 
     def expr(self, node, out, scope):
         self.expr_root = node
-        out.extend(expr_events(node, self._import_call, self.decide, self._environ_item))
+        out.extend(expr_events(node, self._import_call, self.decide, self._environ_item,
+                               self._short_circuit))
+
+    def _short_circuit(self, operand) -> tuple:
+        """The If test of an `and` / `or` operand the rest is evaluated under, and the
+        environment variables it reads (as for an `if`)."""
+        read = self.env_read_by(operand, branch=False)
+        env = tuple(sorted((name, self.env.get(name)) for name in read)) if read else ()
+        return runtime_test(operand, compile_expr, self.env), env
 
     def _environ_item(self, node) -> If | None:
         """`os.environ["X"]` of a variable that is unset, where the expression surely

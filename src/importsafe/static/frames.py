@@ -76,7 +76,7 @@ _COMPARE = {"is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
 
 
 def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
-                  pure=None, modules=None, attribute=None) -> object:
+                  pure=None, modules=None, attribute=None, bound=None) -> object:
     """An `if` test (conditions.runtime_test) from the literal values the call left in
     parameters; UNDECIDED when anything it reads is not known. `lookup(name)`: a global's
     value, for `in` tests on a literal dict; `builtin(name)`: does the name read the builtin
@@ -84,8 +84,19 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
     function returns, or None; `pure(program)`: the truth of a purefn program's value, or
     UNDECIDED; `modules(how, program)`: is the module named by the program's value in
     sys.modules ("loaded") or to be found ("exists"), or UNDECIDED; `attribute(name, attrs)`:
-    the value `name.attrs` holds now, or None."""
+    the value `name.attrs` holds now, or None; `bound(value, name)`: is `name` bound now in
+    the module `value` holds (None: the frame's own globals), True / False / UNDECIDED."""
     kind = test[0]
+    if kind == "global":
+        if builtin is None or not builtin("globals"):
+            return UNDECIDED
+        found = bound(None, test[1]) if bound is not None else UNDECIDED
+        return found if found is UNDECIDED else found != test[2]
+    if kind == "hasattr":
+        if bound is None or attribute is None or builtin is None or not builtin("hasattr"):
+            return UNDECIDED
+        value = attribute(test[1], test[2])
+        return bound(value, test[3]) if value is not None else UNDECIDED
     if kind == "const":
         return test[1]
     if kind == "eval":
@@ -135,10 +146,10 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
     if kind == "not":
         inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure, modules,
-                              attribute)
+                              attribute, bound)
         return inner if inner is UNDECIDED else not inner
-    results = [evaluate_test(part, frame, lookup, builtin, returned, pure, modules, attribute)
-               for part in test[1]]
+    results = [evaluate_test(part, frame, lookup, builtin, returned, pure, modules, attribute,
+                             bound) for part in test[1]]
     deciding = (lambda v: not v) if kind == "and" else bool  # the value that settles it
     if any(r is not UNDECIDED and deciding(r) for r in results):
         return kind == "or"

@@ -93,7 +93,10 @@ def _acting(events, targets) -> list:
     """`events` but reads, and calls of the loop value's own methods or of its string
     attributes' (a string's, an os.DirEntry's: they run no analysed code)."""
     return [e for e in events if e.__class__ is not Use and not (
-        e.__class__ is Call and e.name in targets and e.attrs)]
+        e.__class__ is Call and e.name in targets and e.attrs) and not (
+        # the rest of an `and` / `or` that only reads so
+        e.__class__ is If and e.why in ("and", "or") and
+        not _acting(e.body, targets) and not _acting(e.orelse, targets))]
 
 
 def _one_more(values, other):

@@ -8,7 +8,7 @@ import types
 
 from ..model import Assumption, Frame
 from .dirlisting import std_value
-from .frames import Frame_, SimError, SimUnknown
+from .frames import UNDECIDED, Frame_, SimError, SimUnknown
 from .purefn import NoValue, PureObject
 from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
 
@@ -150,6 +150,12 @@ class NameLookup:
             return OPAQUE
         if reason:
             raise SimUnknown(f"'{name}' may be bound dynamically in '{st.name}': {reason}")
+        extension = self.program.extension_imported(st.name) if frame.kind == "function" \
+            else None
+        if extension is not None and self.status_of(st) == "done" and self.assumed_bound(
+                st, name, f"'{st.name}' imports the extension module {extension}, whose "
+                "compiled code may bind it"):
+            return OPAQUE  # a function of a finished module: the ordinary-order rule
         raise self.error("NameError", st.name, name, f"name '{name}' is not defined")
 
     def reads_builtin(self, name: str, frame: Frame_) -> bool:
@@ -172,6 +178,25 @@ class NameLookup:
             return self.resolve(name, attrs, frame)
         except (SimError, SimUnknown):
             return None
+
+    def bound_now(self, value, name: str, frame: Frame_) -> object:
+        """`name in globals()` (value None) or `hasattr(module, name)` now: True, False, or
+        UNDECIDED where the module may bind it in ways facts cannot follow, answers from a
+        `__getattr__`, or `value` is no module of the analysed code."""
+        if value is None:
+            st = frame.module
+        elif value[0] == "m":
+            st = self.deref(value)
+            if st is None or st.opaque or name in MODULE_OBJECT_ATTRS or \
+                    self.ns_get(st, "__getattr__") is not MISSING:
+                return UNDECIDED
+        else:
+            return UNDECIDED
+        if self.ns_get(st, name) is not MISSING:
+            return True
+        if self.wildcard_of(st) or dynamic_reason(self.dynamic_of(st), name):
+            return UNDECIDED
+        return False
 
     def global_value(self, name: str, frame: Frame_):
         """The value a function's global `name` holds now, or None (never raises)."""

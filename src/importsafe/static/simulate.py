@@ -241,7 +241,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                                     lambda name, attrs: self.returned_literal(name, attrs, frame),
                                     lambda program: self.pure_truth(program, frame),
                                     lambda how, program: self.module_known(how, program, frame),
-                                    lambda name, attrs: self.value_now(name, attrs, frame))
+                                    lambda name, attrs: self.value_now(name, attrs, frame),
+                                    lambda value, name: self.bound_now(value, name, frame))
             if decided is not UNDECIDED:
                 cond = "true" if decided else "false"
         if ev.env and cond != "unknown":
@@ -268,6 +269,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                         f"inside the `else` of the loop at {frame.module.info.path}:{ev.line},"
                         " which runs unless the loop breaks (not decided statically)"
                         if ev.why == LOOP_ELSE else
+                        f"in the right operand of `{ev.why}` at {frame.module.info.path}:"
+                        f"{ev.line}, whose left operand cannot be decided statically"
+                        if ev.why in ("and", "or") else
                         f"inside `if` at {frame.module.info.path}:{ev.line}, whose condition "
                         "cannot be decided statically")
                     raise

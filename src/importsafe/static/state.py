@@ -211,6 +211,21 @@ class Program:
         self._by_path: dict[str, ModuleInfo] | None = None
         # (name, source) -> facts of a generated module some analysed code runs (ExecSource)
         self.generated: dict[tuple[str, str], ModuleFacts] = {}
+        self._extensions: dict[str, str | None] = {}  # see extension_imported
+
+    def extension_imported(self, name: str) -> str | None:
+        """An extension module of the analysed tree (a compiled `.so`, which no fact
+        follows) that the module's code imports, if any: its code may bind names in it."""
+        if name not in self._extensions:
+            facts = dict.get(self.facts, name)
+            found = None
+            for imported in sorted(facts.imports) if facts is not None else ():
+                info = self.index.get(imported)
+                if info is not None and info.kind in ("opaque", "opaque-package"):
+                    found = imported
+                    break
+            self._extensions[name] = found
+        return self._extensions[name]
 
     def module_at(self, path: str) -> ModuleInfo | None:
         """The analysed module whose file is `path` (normalised), if any."""

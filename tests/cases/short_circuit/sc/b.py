@@ -1,0 +1,5 @@
+ENABLED = False
+
+from . import c
+
+LATE = 1

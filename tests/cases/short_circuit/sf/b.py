@@ -1,0 +1,5 @@
+ENABLED = True
+
+from . import c
+
+LATE = 1

@@ -1,0 +1,3 @@
+from . import opaque
+
+LATE = 1
