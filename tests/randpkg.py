@@ -166,6 +166,10 @@ class Generator:
         # static/dirlisting.py): a stream of its own
         self.dir_rng = random.Random(seed * 67867979 + 13)
         self.p_dirscan = self.dir_rng.choice([0.0, 0.0, 0.4])
+        # a read behind `and` / `or` (evaluated only when the left operand does not settle
+        # the value: a literal or `"NAME" in globals()`): a stream of its own
+        self.sc_rng = random.Random(seed * 7919 + 17)
+        self.p_short = self.sc_rng.choice([0.0, 0.5])
 
     # ------------------------------------------------------------------ helpers
     def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
@@ -680,6 +684,16 @@ class Generator:
                     todo.append(ids[n])
         return False
 
+    def short_circuit(self, name: str, expr: str) -> str:
+        """`expr`, or `expr` behind an `and` / `or` whose left operand decides whether it is
+        evaluated at all."""
+        r = self.sc_rng
+        if not self.p_short or r.random() >= self.p_short:
+            return expr
+        left = r.choice(["True", "False", "0", "1", f'"{name}" in globals()',
+                         f'"{name}" not in globals()', 'not "__name__" in globals()'])
+        return f"{left} {r.choice(['and', 'or'])} {expr}"
+
     def new_private(self, m: Module, prefix: str) -> str:
         self.counter += 1
         return f"_{prefix}{self.counter}"
@@ -723,7 +737,7 @@ class Generator:
         if shape == "const":
             s = self.local_def(m, "const", need, lambda s: not s.needs)
             if s and self.chance(0.6):
-                s.text = f"{s.name} = {expr}"
+                s.text = f"{s.name} = {self.short_circuit(s.name, expr)}"
                 return attach(s)
             shape = "toplevel"
         if shape == "call":
@@ -740,6 +754,8 @@ class Generator:
         target = self.new_private(m, r.choice(["alias", "ref", "registry"]))
         text = r.choice([f"{target} = {expr}", f"{target} = [{expr}]",
                          f"{target} = {{'key': {expr}}}"])
+        if text == f"{target} = {expr}":
+            text = f"{target} = {self.short_circuit(target, expr)}"
         s = self.stmt(m, "use", r.uniform(0.3, 1.2), text=text)
         s.needs.add(id(need))
 
