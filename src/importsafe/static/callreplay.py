@@ -7,6 +7,7 @@ import os
 from ..model import Assumption
 from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
+from .exprs import OWN_MODULE
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .names import BUILTIN_NAMES
 from .purefn import BUILTINS, CAST, Function, NoValue, PureObject, evaluate
@@ -68,6 +69,11 @@ class CallReplay:
             return ()
         known = []
         for key, name in passed[4]:
+            if name == OWN_MODULE:  # the module itself, while it is the one in sys.modules
+                st = frame.module
+                if self.reads_builtin("sys.modules", frame) and self.state(st.name) is st:
+                    known.append((key, ("m", st.name, st.epoch)))
+                continue
             try:
                 value = self.lookup(name, frame)
             except (SimError, SimUnknown):

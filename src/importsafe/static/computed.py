@@ -8,10 +8,22 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+from .callreplay import _to_sim
 from .facts import resolve_relative
 from .events import Import, ImportFrom, walk
 from .frames import Frame_, FunctionReturn, LoopBreak, LoopContinue, SimError, SimUnknown
+from .purefn import PureObject
 from .state import MISSING, OPAQUE, ModState
+
+
+def _loop_value(value):
+    """What a loop variable holds for one value: a literal (or an os.DirEntry, a Path), else
+    the value as the simulator holds data (a list, a dict)."""
+    if value is MISSING:
+        return OPAQUE
+    if isinstance(value, PureObject):
+        return ("lit", value)
+    return _to_sim(value, 0)
 
 # a module __getattr__ re-entered through the imports it makes (each runs a module once)
 MAX_GETATTR_DEPTH = 8
@@ -312,13 +324,13 @@ class ComputedImports:
 
     def _bind_targets(self, ev, value, frame) -> None:
         if not ev.tuple_target:
-            self.bind(ev.targets[0], ("lit", value) if value is not MISSING else OPAQUE, frame)
+            self.bind(ev.targets[0], _loop_value(value), frame)
             return
-        items = value if isinstance(value, tuple) and len(value) == len(ev.targets) else None
+        items = value if isinstance(value, (tuple, list)) and len(value) == len(ev.targets) \
+            else None
         for i, name in enumerate(ev.targets):
             if name:
-                item = items[i] if items is not None else MISSING
-                self.bind(name, ("lit", item) if item is not MISSING else OPAQUE, frame)
+                self.bind(name, _loop_value(items[i] if items is not None else MISSING), frame)
 
     def _for_modules(self, ev, frame) -> None:
         _, path, prefix_parts, walk = ev.source

@@ -265,11 +265,21 @@ def passed_arguments(call: ast.Call) -> tuple | None:
     literals = tuple((i, a.value) for i, a in enumerate(call.args) if _literal(a)) + \
         tuple((k.arg, k.value.value) for k in call.keywords if _literal(k.value))
     given = (*enumerate(call.args), *((k.arg, k.value) for k in call.keywords))
-    names = tuple((key, a.id) for key, a in given if a.__class__ is ast.Name)
+    names = tuple((key, a.id if a.__class__ is ast.Name else OWN_MODULE) for key, a in given
+                  if a.__class__ is ast.Name or _own_module(a))
     paths = tuple((key, spec) for key, a in given if a.__class__ in PATH_NODES and
                   (spec := path_spec(a)) is not None and anchored(spec))
     passed = len(call.args), tuple(k.arg for k in call.keywords), 0, literals
     return passed + (names, paths) if paths else passed + (names,) if names else passed
+
+
+OWN_MODULE = "sys.modules[__name__]"  # an argument that is the calling module itself
+
+
+def _own_module(node) -> bool:
+    """`sys.modules[__name__]`."""
+    return node.__class__ is ast.Subscript and attr_chain(node.value) == ("sys", ("modules",)) \
+        and node.slice.__class__ is ast.Name and node.slice.id == "__name__"
 
 
 def _literal(node) -> bool:
@@ -293,15 +303,18 @@ def _target_names(node, out: list[str]) -> None:
 _CONSUMERS = frozenset({"tuple", "list", "set", "frozenset", "sorted"})
 
 
-def _loop_of(node, consumed: set) -> tuple | None:
+def _loop_of(node, consumed: set, filtering: bool = False) -> tuple | None:
     """(name, source) of a comprehension that evaluates its element once per value of a
     known iterable, in order (`tuple(import_module(n) for n in NAMES)`): one generator over a
-    Name target, no `if`; a generator expression only where a builtin consumes it at once."""
+    Name target, no `if`; a generator expression only where a builtin consumes it at once.
+    `filtering`: the same for its first `if`, which runs once per value whatever the others
+    do (`[d for d in DEPS if not find_spec(d)]`)."""
     if node.__class__ is ast.DictComp or len(node.generators) != 1 or \
             node.__class__ is ast.GeneratorExp and id(node) not in consumed:
         return None
     gen = node.generators[0]
-    if gen.ifs or gen.is_async or gen.target.__class__ is not ast.Name:
+    if (not gen.ifs if filtering else gen.ifs) or gen.is_async or \
+            gen.target.__class__ is not ast.Name:
         return None
     from .shapes import _literal_values, _loop_source  # shapes imports this module
     values = _literal_values(gen.iter)
@@ -322,17 +335,22 @@ def _comprehension(node, stack: list, consumed: set = frozenset()) -> None:
     for gen in gens:
         _target_names(gen.target, names)
     inner: list = []  # in evaluation order
+    loop = _loop_of(node, consumed)
+    filtering = _loop_of(node, consumed, filtering=True)
     for i, gen in enumerate(gens):
         if i:
             inner.append(gen.iter)
-        inner.extend(gen.ifs)
+        if not i and filtering is not None:  # the first `if` runs once per value
+            inner.extend((("loop", filtering), gen.ifs[0], ("loop", None), *gen.ifs[1:]))
+        else:
+            inner.extend(gen.ifs)
     if isinstance(node, ast.DictComp):
         inner.extend((node.key, node.value))
     else:
         inner.append(node.elt)
     stack.append(("pop", names))
     stack.extend(reversed(inner))
-    stack.append(("push", names, _loop_of(node, consumed)))
+    stack.append(("push", names, loop))
     stack.append(gens[0].iter)
 
 
@@ -364,6 +382,8 @@ def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
                 out.append(Bind(node[1], (node[2],)))
             elif tag == "event":
                 out.append(node[1])
+            elif tag == "loop":  # the part of the comprehension that runs once per value
+                loops[-1] = node[1]
             elif tag == "push":
                 for n in node[1]:
                     shadow[n] = shadow.get(n, 0) + 1

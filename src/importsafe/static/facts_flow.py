@@ -125,7 +125,7 @@ class ControlFlow:
         if bound & set(targets) or set(targets) & self.global_names():
             return None
         source = ("values", values) if values is not None else _loop_source(node.iter)
-        if source is None and _lists_directory(node.iter):  # dirlisting.py, listed.py
+        if source is None:  # pure code's value when it runs (a listing: dirlisting.py)
             program = compile_expr(node.iter)
             source = ("eval", program) if program is not None else None
         if source is None or (source[0] == "modules" and is_tuple and len(targets) != 3):

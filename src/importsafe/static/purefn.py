@@ -149,10 +149,9 @@ def _expr(node) -> tuple:
     if cls is ast.Name:
         return ("n", node.id)
     if cls in (ast.Tuple, ast.List, ast.Set):
-        if any(isinstance(e, ast.Starred) for e in node.elts):
-            raise _Unsupported
         kind = {ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}[cls]
-        return (kind, tuple(_expr(e) for e in node.elts))
+        return (kind, tuple(("star", _expr(e.value)) if isinstance(e, ast.Starred) else
+                            _expr(e) for e in node.elts))
     if cls is ast.Dict:
         if any(k is None for k in node.keys):
             raise _Unsupported
@@ -472,11 +471,11 @@ class _Run:
         if kind == "n":
             return self.name(node[1], env, scope)
         if kind == "tuple":
-            return tuple(self.expr(e, env, scope) for e in node[1])
+            return tuple(self.elements(node[1], env, scope))
         if kind == "list":
-            return self.sized([self.expr(e, env, scope) for e in node[1]])
+            return self.sized(self.elements(node[1], env, scope))
         if kind == "set":
-            return {self.hashable(self.expr(e, env, scope)) for e in node[1]}
+            return {self.hashable(e) for e in self.elements(node[1], env, scope)}
         if kind == "dict":
             return {self.hashable(self.expr(k, env, scope)): self.expr(v, env, scope)
                     for k, v in node[1]}
@@ -559,6 +558,17 @@ class _Run:
             args = None if kind == "ver" else [self.expr(a, env, scope) for a in node[3]]
             return self.versions(scope, node[1], node[2], args)
         raise NoValue(kind)
+
+    def elements(self, nodes, env, scope) -> list:
+        """The items of a display, `*iterable` ones unpacked in place."""
+        out = []
+        for e in nodes:
+            if e[0] == "star":
+                out.extend(self.iterate(self.expr(e[1], env, scope)))
+            else:
+                out.append(self.expr(e, env, scope))
+            self.sized(out)
+        return out
 
     def comprehension(self, node, env, scope):
         inner = dict(env) if env is not None else {}

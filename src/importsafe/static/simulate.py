@@ -197,6 +197,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             st = self.deref(target)
             if st is not None and not st.opaque:
                 self.write(st, "set", ev.attrs[-1], OPAQUE)
+                if ev.attrs[-1] == "__class__":  # a ModuleType subclass: its class answers
+                    self.write(st, "dynamic", f"its __class__ is replaced at "
+                               f"{frame.module.info.path}:{ev.line}")
 
     def e_Del(self, ev: Del, frame):
         for name in ev.names:

@@ -1,0 +1,1 @@
+from ..b import LATE

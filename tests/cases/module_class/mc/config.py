@@ -1,0 +1,7 @@
+import sys
+
+from ._config_module import install_config_module
+
+debug = False
+
+install_config_module(sys.modules[__name__])

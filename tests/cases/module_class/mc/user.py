@@ -1,0 +1,3 @@
+from . import config
+
+PATCHED = config.patch(debug=True)

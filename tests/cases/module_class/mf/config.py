@@ -1,0 +1,9 @@
+import sys
+
+from ._config_module import install_config_module
+
+debug = False
+
+from . import user
+
+install_config_module(sys.modules[__name__])
