@@ -180,3 +180,21 @@ def test_function_bodies_load_one_function_at_a_time(tmp_path):
     (pkg / "a.py").write_text(files["fb/a.py"].replace("return b.B", "return 1")
                               .replace("from . import b", "pass"))
     assert api.check([str(pkg)], cache_dir=cache, jobs=1).result("fb.a", "bare").outcome == "ok"
+
+
+def test_a_torch_op_defined_elsewhere_keys_the_results_that_read_it(tmp_path, monkeypatch):
+    # chunker's first import never creates inductor_prims, yet its result depends on
+    # whether that module's top-level code defines prims.fma
+    import shutil
+    root = tmp_path / "tree"
+    shutil.copytree(Path(__file__).parent / "cases" / "torch_ops", root)
+    prims = root / "torch" / "_inductor" / "inductor_prims.py"
+    defined = prims.read_text()
+    prims.write_text(defined.replace("fma = make_prim(", "def later():\n    return make_prim("))
+    cache = str(tmp_path / "cache")
+    entry = "torch._inductor.chunker"
+    assert api.check([str(root / "torch")], cache_dir=cache).result(
+        entry, "normal").outcome == "ok"  # no code of the tree defines prims.fma: C++ may
+    prims.write_text(defined)
+    assert api.check([str(root / "torch")], cache_dir=cache).result(
+        entry, "normal").outcome == "error"

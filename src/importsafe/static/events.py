@@ -337,6 +337,8 @@ class ModuleFacts:
     # the source mentions a directory listing call (discover.LISTING_WORDS): its directory's
     # listing is read for the simulator (discover.read_listings) and keys its results
     lists_dirs: bool = False
+    # what its top-level code defines of torch.ops (torchops.scan), when it does
+    torch_ops: tuple = ()
     # (line, start, end) of module-level defs at the start of a line whose bodies were cut,
     # as skim.def_spans has them: where a stub's body lies in the source (skim.skim). How the
     # facts were made, not what they say: no part of repr or equality

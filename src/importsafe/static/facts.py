@@ -22,6 +22,7 @@ from .lower import lower
 from .prune import prune_reads, rebinding_globals
 from .purefn import compile_expr, compile_function
 from .skim import cuts_hold, skim
+from .torchops import scan as torch_ops
 from .facts_bindings import Bindings
 from .facts_flow import ControlFlow
 from .facts_imports import ImportStatements
@@ -525,6 +526,10 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
         facts = _parsed_facts(source, name, path, is_package, target, bodies, stub, env)
     if facts.problem is None and _mentions_listing(source):
         facts = replace(facts, lists_dirs=True)
+    if facts.problem is None:
+        found = torch_ops(source)
+        if found:
+            facts = replace(facts, torch_ops=found)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports

@@ -10,6 +10,7 @@ from ..model import Assumption, Frame
 from .dirlisting import std_value
 from .frames import UNDECIDED, Frame_, SimError, SimUnknown
 from .purefn import NoValue, PureObject
+from .torchops import OPS_ATTRS
 from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
@@ -80,6 +81,8 @@ class NameLookup:
                 return ("lit", value[1])
             if value[0] == "std":  # os.path, os.listdir: modelled library names
                 return std_value(f"{value[1]}.{attr}")
+            if value[0] == "torchops":
+                return self.torch_op(value[1], attr)
             if value[0] == "lit" and isinstance(value[1], PureObject):
                 try:  # an os.DirEntry's or a pathlib.Path's
                     return ("lit", value[1].attribute(attr))
@@ -97,6 +100,37 @@ class NameLookup:
         if self._undecidable(st, attr, reading=True):
             return self.answer  # what the module's __getattr__ returned, if known
         raise self.attr_error(st, attr)
+
+    def torch_op(self, namespace: str | None, attr: str):
+        """`torch.ops.NS` (`namespace` None: `torch.ops`) `.attr`: an operator of a namespace
+        the tree's Python code defines exists once a module defining it has run
+        (torchops.py); anything else is taken as there, as the C++ registrations make it."""
+        if namespace is None:
+            if attr in OPS_ATTRS or attr.startswith("__"):
+                return OPAQUE
+            return ("torchops", attr)
+        definers = self.program.torch_ops.definers_of(namespace, attr)
+        if not definers or attr.startswith("__"):
+            return OPAQUE
+        running = None
+        for module, line in definers:
+            st = self.state(module)
+            if st is None:
+                continue
+            if self.status_of(st) == "done":
+                return OPAQUE
+            at = self.line_of(st)  # running: defined once its top-level code passed the line
+            if at > line:
+                return OPAQUE
+            if at == line:
+                running = running or (module, line)
+        if running is not None:
+            raise SimUnknown(f"torch.ops.{namespace}.{attr} is defined by '{running[0]}' "
+                             f"(line {running[1]}), which is running that line")
+        info = self.index.get(definers[0][0])  # where it is defined: what must run first
+        raise SimError("AttributeError", f"torch.ops.{namespace}", attr,
+                       f"'_OpNamespace' '{namespace}' object has no attribute '{attr}'",
+                       self.chain(), (info.path, definers[0][1]) if info is not None else None)
 
     def import_from(self, value, name: str):
         """IMPORT_FROM: the attribute, else sys.modules['M.name'], else ImportError."""

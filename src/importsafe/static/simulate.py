@@ -23,6 +23,7 @@ from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from 
 from .callreplay import CallReplay
 from .environment import OrdinaryEnvironment
 from .lazy import LAZY_TARGET, LazyImports
+from .torchops import OPS_MODULE
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
     LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, ExecFile, ExecSource,
@@ -173,6 +174,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                     value = ("all", current[1] + extra)
                 else:
                     value = ("all", None)
+        if ev.names == ("ops",) and value is OPAQUE and frame.kind == "module" and \
+                frame.module.name == OPS_MODULE:
+            value = ("torchops", None)  # torch's `ops: _Ops = _Ops()` (torchops.py)
         for name in ev.names:
             self.bind(name, value, frame)
 

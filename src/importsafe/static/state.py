@@ -19,6 +19,7 @@ from typing import Callable, Mapping
 
 from .discover import ModuleInfo
 from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
+from .torchops import OpTable
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 REGISTRY = "\0registry"  # the `module` of logged writes to ImportState.registry
@@ -212,6 +213,15 @@ class Program:
         # (name, source) -> facts of a generated module some analysed code runs (ExecSource)
         self.generated: dict[tuple[str, str], ModuleFacts] = {}
         self._extensions: dict[str, str | None] = {}  # see extension_imported
+        self._torch_ops: OpTable | None = None
+
+    @property
+    def torch_ops(self) -> OpTable:
+        """What the tree's Python code defines of torch.ops (torchops.py)."""
+        if self._torch_ops is None:
+            self._torch_ops = OpTable.of((n, f.torch_ops) for n, f in summary_items(self.facts)
+                                         if f.torch_ops)
+        return self._torch_ops
 
     def extension_imported(self, name: str) -> str | None:
         """An extension module of the analysed tree (a compiled `.so`, which no fact
@@ -447,6 +457,12 @@ class ImportState:
             self.log.append((("s", st.name, None), st.status))
         return st.status
 
+    def line_of(self, st: ModState) -> int:
+        """The line of its top-level code a running module is at."""
+        if self.rec_starts and st.born < self.rec_start:
+            self.log.append((("l", st.name, None), st.line))
+        return st.line
+
     def dynamic_of(self, st: ModState) -> str | None:
         if self.rec_starts and st.born < self.rec_start:
             self.log.append((("d", st.name, None), st.dynamic))
@@ -592,7 +608,7 @@ class ImportState:
         if kind == "a" or kind == "A":
             return st.ns.get(key, MISSING)
         return st.status if kind == "s" else st.dynamic if kind == "d" else \
-            st.wildcard if kind == "w" else st.token
+            st.wildcard if kind == "w" else st.line if kind == "l" else st.token
 
     def begin_recording(self, name: str) -> tuple[int, int, int]:
         self.clock += 1

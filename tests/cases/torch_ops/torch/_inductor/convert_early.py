@@ -1,0 +1,4 @@
+import torch
+
+CONVERT = torch.ops.prims.convert
+import torch._prims  # noqa: E402 - too late for the read above

@@ -1,0 +1,4 @@
+import torch._prims
+import torch
+
+CONVERT = torch.ops.prims.convert

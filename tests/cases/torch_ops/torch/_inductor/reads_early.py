@@ -1,0 +1,3 @@
+import torch
+
+EARLY = torch.ops.prims.early_op

@@ -1,0 +1,3 @@
+import torch
+
+LATE = torch.ops.prims.late_op
