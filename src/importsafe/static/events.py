@@ -257,6 +257,8 @@ class Handler:
     types: tuple[str, ...] | None  # None: bare `except:`; ("?",) when not a plain name
     name: str | None
     body: tuple
+    # what evaluating its class expression reads, ((name, attrs), ...) (shapes._handler_reads)
+    reads: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)

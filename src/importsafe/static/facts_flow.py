@@ -14,7 +14,8 @@ from .events import (
 )
 from .exprs import attr_chain
 from .shapes import (
-    _all_value, _bound_value, _breaks, _dynamic_call, _handler_types, _is_empty_literal,
+    _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
+    _is_empty_literal,
     _lists_directory, _literal_values, _loop_source, _setattr_key, _update_names,
     _update_source, names_bound_in,
 )
@@ -64,7 +65,7 @@ class ControlFlow:
         for h in node.handlers:
             types = _handler_types(h.type)
             hbody = self.block(h.body, inner, scope)
-            handlers.append(Handler(h.lineno, types, h.name, hbody))
+            handlers.append(Handler(h.lineno, types, h.name, hbody, _handler_reads(h.type)))
             if h.name and scope == "module":
                 self.bindings.setdefault(h.name, h.lineno)
         orelse = self.block(node.orelse, inner, scope)

@@ -234,6 +234,16 @@ def _is_lazy(node) -> bool:
     return bool(getattr(node, "is_lazy", False))
 
 
+def _handler_reads(node) -> tuple:
+    """The (name, attrs) reads an `except` clause's class expression makes when CPython
+    evaluates it (an exception reached it), in order; () when one is not a plain chain."""
+    if node is None:
+        return ()
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    chains = [attr_chain(item) for item in items]
+    return () if any(c is None for c in chains) else tuple((c[0], c[1]) for c in chains)
+
+
 def _handler_types(node) -> tuple[str, ...] | None:
     if node is None:
         return None

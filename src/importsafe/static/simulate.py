@@ -320,7 +320,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             try:
                 self.exec_block(ev.body, frame)
             except SimError as err:
-                handler = self._handler_for(ev, err.info.exception)
+                handler = self._handler_for(ev, err.info.exception, frame)
                 if handler is None:
                     raise
                 self._handle(handler, err, frame)
@@ -347,14 +347,21 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         finally:
             self.handled = saved
 
-    @staticmethod
-    def _handler_for(ev: Try, exc: str):
+    def _handler_for(self, ev: Try, exc: str, frame):
         bases = _EXC_BASES.get(exc, (exc,)) + (
             ("BaseException",) if exc in _NOT_EXCEPTION else ("Exception", "BaseException"))
         for handler in ev.handlers:
-            if handler.types is None or any(t in bases for t in handler.types):
+            if handler.types is None:
                 return handler
-            if any(t not in _KNOWN_EXC for t in handler.types):
+            unknown = any(t not in _KNOWN_EXC for t in handler.types)
+            if unknown:
+                # CPython evaluates the clause's classes first: a read of them that fails
+                # raises instead (`except mpl.Error:` while `mpl` lacks it)
+                for name, attrs in handler.reads:
+                    self.resolve(name, attrs, frame)
+            if any(t in bases for t in handler.types):
+                return handler
+            if unknown:
                 raise SimUnknown(f"cannot tell whether the handler at line {handler.line} "
                                  f"catches {exc}")
         return None

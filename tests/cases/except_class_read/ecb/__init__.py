@@ -1,0 +1,6 @@
+class ToolMissing(FileNotFoundError):
+    pass
+
+
+def find_tool(name):
+    raise ToolMissing(name)
