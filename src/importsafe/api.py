@@ -133,6 +133,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     run_prefix = prefix(target_version, env) if runs is not None else None  # reads our sources
     if run_prefix is not None and (program.torch_ops.namespaces or program.torch_ops.definers):
         run_prefix += program.torch_ops.key()  # a read of torch.ops.NS.X depends on all of it
+    if run_prefix is not None and program.dask_defaults.key():
+        run_prefix += program.dask_defaults.key()  # what dask.config.get reads
     traces = previous.traces if previous is not None else None
     if traces is not None and traces.prefix != run_prefix:
         traces = None
@@ -198,7 +200,9 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
                                    key=lambda d: (d.file, d.line, d.code, d.message)))
     report = Report(results, diagnostics, "static", loaded.roots)
     if runs is not None:
-        runs.put(report, loaded.watched + program.versions.files(), loaded.scans,
+        dask_file = program.dask_defaults.path
+        runs.put(report, loaded.watched + program.versions.files() +
+                 ((dask_file,) if dask_file else ()), loaded.scans,
                  Traces(run_prefix, tuple(bit), now, {pair: known[pair][1] for pair in todo},
                         map_key, {n: f.digest for n, f in summary_items(program.facts)}),
                  {f.path: summary(f) for _, f in summary_items(program.facts) if f.digest})

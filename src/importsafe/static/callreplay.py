@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from ..model import Assumption
+from .daskconfig import CONFIG_MODULE, DEFAULTS_FILE
 from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
 from .exprs import OWN_MODULE
@@ -438,6 +439,28 @@ class ModuleValue(PureObject):
         if info.kind == "package" and sim.listed_now is not None:
             sim.listed_now.packages.add(os.path.normpath(os.path.dirname(info.path)))
         return info.path
+
+    def call(self, method: str, args, sorting: bool = False):
+        """`dask.config.get(key[, default])` of an analysed dask (daskconfig.py)."""
+        sim = self.sim
+        st = sim.deref(self.value)
+        if st is None or st.opaque or st.name != CONFIG_MODULE or method != "get" or \
+                not 1 <= len(args) <= 2:
+            raise NoValue(f"module method {method}")
+        found = sim.ns_get(st, "get")
+        program = sim.program
+        if found is MISSING or found[0] != "f" or sim.status_of(st) != "done" or \
+                any(name.startswith("DASK_") for name, _ in program.env):
+            raise NoValue("dask.config.get")
+        known, value = program.dask_defaults.get(args[0], args[-1], len(args) == 2)
+        if not known:
+            raise NoValue("dask.config.get")
+        at = sim.stack[-1] if sim.stack else st
+        sim.assume(Assumption(at.name, args[0], at.info.path, at.line,
+                              f"dask configuration {args[0]!r} taken as {DEFAULTS_FILE}'s "
+                              f"{value!r}: no DASK_* variable, no configuration file of the "
+                              "user's, nothing else changed it", "environment"))
+        return value
 
 
 def _data(value):

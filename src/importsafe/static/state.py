@@ -19,6 +19,7 @@ from typing import Callable, Mapping
 
 from .discover import ModuleInfo
 from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
+from .daskconfig import CONFIG_MODULE, DaskDefaults
 from .torchops import OpTable
 
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
@@ -214,6 +215,9 @@ class Program:
         self.generated: dict[tuple[str, str], ModuleFacts] = {}
         self._extensions: dict[str, str | None] = {}  # see extension_imported
         self._torch_ops: OpTable | None = None
+        config = index.get(CONFIG_MODULE)
+        self.dask_defaults = DaskDefaults(config.path if config is not None and
+                                          config.kind == "module" else None)
 
     @property
     def torch_ops(self) -> OpTable:

@@ -1,0 +1,1 @@
+from dask import config  # noqa: F401
