@@ -43,7 +43,7 @@ PEERS = ("grimp==3.20", "pylint==4.1.4")
 # importsafe's own runtime dependencies, pinned: run.py runs importsafe (from this checkout's
 # src/) with the venv's interpreter, as it runs the peers and the floor, so every tool starts
 # the same Python with the same site-packages.
-IMPORTSAFE_DEPS = ("click==8.4.0", "rich==15.0.0")
+IMPORTSAFE_DEPS = ("click==8.4.0", "rich==15.0.0", "pyyaml==6.0.3")
 
 # Runs one command in its own session and reports on it. Measuring from this small process, not
 # from the calling script, keeps the caller's memory out of the child's ru_maxrss (Linux carries

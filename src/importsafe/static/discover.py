@@ -80,23 +80,33 @@ def loaded_file(directory: str, stem: str, names=None) -> tuple[str, str] | None
             names = os.listdir(directory)
         except OSError:
             return None
-    name = chosen_files(n for n in names if n.partition(".")[0] == stem and
-                        os.path.isfile(os.path.join(directory, n))).get(stem)
+    names = list(names)
+    name = chosen_files((n for n in names if n.partition(".")[0] == stem and
+                         os.path.isfile(os.path.join(directory, n))), _built(names)).get(stem)
     if name is None:
         return None
     return os.path.join(directory, name), "module" if name.endswith(".py") else "opaque"
 
 
-def chosen_files(names) -> dict[str, str]:
+def _built(names) -> bool:
+    return any(n.endswith(EXTENSION_SUFFIXES) for n in names)
+
+
+def chosen_files(names, built: bool | None = None) -> dict[str, str]:
     """Module name -> the file among `names` CPython's FileFinder loads for it: an extension
     module (`.so`, `.pyd`; opaque) before source (`.py`); a stub (`.pyi`) alone counts as
-    opaque (the module is taken to exist, as compiled ones ship stubs). Of several extension
-    files of one name, the first by name."""
+    opaque (the module is taken to exist, as compiled ones ship stubs) unless the directory
+    holds extension modules (`built`, by default from `names`): built for this platform, it
+    lacks the ones a stub alone stands for (matplotlib's `_macosx.pyi` on Linux). Of several
+    extension files of one name, the first by name."""
+    names = sorted(names)
+    if built is None:
+        built = _built(names)
     best: dict[str, tuple[int, str]] = {}
-    for name in sorted(names):
+    for name in names:
         stem = name.partition(".")[0]
         rank = 0 if name.endswith(EXTENSION_SUFFIXES) else 1 if name == stem + ".py" else \
-            2 if name.endswith(".pyi") else None
+            2 if name.endswith(".pyi") and not built else None
         if rank is not None and (stem not in best or rank < best[stem][0]):
             best[stem] = (rank, name)
     return {stem: name for stem, (_, name) in best.items()}
