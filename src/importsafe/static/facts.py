@@ -414,7 +414,7 @@ def extract(tree: ast.Module, name: str, path: str, is_package: bool,
     return ModuleFacts(name, path, is_package, body, future,
                        tuple(sorted(ex.bindings.items(), key=lambda kv: kv[1])),
                        frozenset(ex.imports), registers_modules=ex.registers,
-                       def_spans=def_spans)
+                       def_spans=def_spans, torch_ops=torch_ops(source, tree, name))
 
 
 def _future_annotations(tree: ast.Module) -> bool:
@@ -526,10 +526,6 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
         facts = _parsed_facts(source, name, path, is_package, target, bodies, stub, env)
     if facts.problem is None and _mentions_listing(source):
         facts = replace(facts, lists_dirs=True)
-    if facts.problem is None:
-        found = torch_ops(source)
-        if found:
-            facts = replace(facts, torch_ops=found)
     if not nested or facts.problem is not None:
         return facts
     below = indented_imports(source, name, is_package) - facts.imports

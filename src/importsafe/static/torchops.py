@@ -21,26 +21,31 @@ OPS_MODULE = "torch._ops"
 OPS_ATTRS = frozenset({"loaded_libraries", "higher_order", "_dir", "import_module",
                        "load_library"})
 
-# a superset of what scan() finds, searched before anything is parsed
-_MENTIONS = re.compile(rb"""Library\(|["'](?:\w+::)?\w+(?:\.\w+)?\([^"'\n]*\)\s*->|["']\w+::\w+["']""")
+# what a source that defines operators mentions (a superset, cheap to test)
+_WORDS = (b"->", b"::", b"Library(")
 _SCHEMA = re.compile(r"^(?:(\w+)::)?([A-Za-z_]\w*)(?:\.\w+)?\(.*\)\s*->", re.S)
 _QUALIFIED = re.compile(r"^(\w+)::([A-Za-z_]\w*)$")
 # calls whose first argument names the operator they define ("NS::X")
 _DEFINERS = frozenset({"define", "custom_op", "triton_op"})
 
 
-def scan(source: bytes | str) -> tuple:
+def scan(source: bytes | str | None, tree: ast.Module | None = None, module: str = "torch"
+         ) -> tuple:
     """What a module's top-level code defines, as plain data (ModuleFacts.torch_ops): ((the
     namespaces of its `Library("NS", "DEF")`), ((namespace or "" when the schema does not
-    say it, operator, line), ...)); () when nothing (a source that does not parse defines
-    nothing: its problem is reported elsewhere)."""
+    say it, operator, line), ...)); () when nothing. `tree`: the module's parse (function
+    bodies may be cut), else `source` is parsed; looked for in torch's own modules and in
+    those that mention `torch.library` / `Library(` only (user code that defines operators)."""
     data = source.encode("utf-8", "replace") if isinstance(source, str) else source
-    if _MENTIONS.search(data) is None:
+    if data is not None and (module.partition(".")[0] != "torch" and b"torch.library" not in
+                             data and b"Library(" not in data or
+                             not any(word in data for word in _WORDS)):
         return ()
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()
+    if tree is None:
+        try:
+            tree = ast.parse(data or b"")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ()
     namespaces: list[str] = []
     ops: list[tuple[str, str, int]] = []
     for call in _top_level_calls(tree):
