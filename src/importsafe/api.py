@@ -131,10 +131,8 @@ def check(paths: Iterable[str], modes: Sequence[str] = MODES, source_roots: Sequ
     program = loaded.program
     known: dict = {}  # (entry, mode) -> (result, the modules it created: a bit mask)
     run_prefix = prefix(target_version, env) if runs is not None else None  # reads our sources
-    if run_prefix is not None and (program.torch_ops.namespaces or program.torch_ops.definers):
-        run_prefix += program.torch_ops.key()  # a read of torch.ops.NS.X depends on all of it
-    if run_prefix is not None and program.dask_defaults.key():
-        run_prefix += program.dask_defaults.key()  # what dask.config.get reads
+    if run_prefix is not None:
+        run_prefix += program.library_key()  # torch.ops definitions, dask's defaults
     traces = previous.traces if previous is not None else None
     if traces is not None and traces.prefix != run_prefix:
         traces = None

@@ -15,8 +15,7 @@ from .events import (
 from .exprs import attr_chain
 from .shapes import (
     _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
-    _is_empty_literal,
-    _lists_directory, _literal_values, _loop_source, _setattr_key, _update_names,
+    _is_empty_literal, _literal_values, _loop_source, _setattr_key, _update_names,
     _update_source, names_bound_in,
 )
 

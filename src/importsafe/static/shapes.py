@@ -431,20 +431,3 @@ def _breaks(body) -> bool:
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
             stack.extend(getattr(node, field, ()) or ())
     return False
-
-
-_LISTING_CALLS = frozenset({"listdir", "scandir", "glob", "iglob"})
-
-
-def _lists_directory(node) -> bool:
-    """Is `node` a listing call (os.listdir, os.scandir, glob.glob / iglob, or a name
-    such a function is imported as; Path.iterdir / glob), or sorted() of one?"""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-            node.func.id == "sorted" and len(node.args) == 1:
-        node = node.args[0]
-    if not isinstance(node, ast.Call):
-        return False
-    if isinstance(node.func, ast.Attribute) and node.func.attr in ("iterdir", "glob"):
-        return True  # pathlib.Path's (purefn evaluates only those)
-    chain = attr_chain(node.func)
-    return chain is not None and (chain[1][-1:] or (chain[0],))[0] in _LISTING_CALLS

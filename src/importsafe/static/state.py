@@ -227,6 +227,12 @@ class Program:
                                          if f.torch_ops)
         return self._torch_ops
 
+    def library_key(self) -> str:
+        """What results may depend on beyond the modules they create: the tree's torch.ops
+        definitions and dask's defaults file ("" when it has neither)."""
+        ops = self.torch_ops
+        return (ops.key() if ops.namespaces or ops.definers else "") + self.dask_defaults.key()
+
     def extension_imported(self, name: str) -> str | None:
         """An extension module of the analysed tree (a compiled `.so`, which no fact
         follows) that the module's code imports, if any: its code may bind names in it."""
