@@ -70,6 +70,8 @@ class Stmt:
     reads: list = field(default_factory=list)  # deferred reads (function/method bodies)
     read_needs: set = field(default_factory=set)  # stmts the deferred reads depend on
     class_lines: list = field(default_factory=list)  # class-body statements
+    method: str | None = None  # how `run` is defined when `Cls.run()` is called at import time
+    guarded_reads: bool = False  # a read may be of None (a try-guarded import)
 
 
 @dataclass
@@ -170,6 +172,10 @@ class Generator:
         # the value: a literal or `"NAME" in globals()`): a stream of its own
         self.sc_rng = random.Random(seed * 7919 + 17)
         self.p_short = self.sc_rng.choice([0.0, 0.5])
+        # `Cls.run()` at import time, `run` a plain function, a staticmethod or a classmethod
+        # (callreplay.class_attribute): a stream of its own
+        self.method_rng = random.Random(seed * 86028121 + 3)
+        self.p_method = self.method_rng.choice([0.0, 0.3, 0.7])
 
     # ------------------------------------------------------------------ helpers
     def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
@@ -654,6 +660,12 @@ class Generator:
             p = 0.45 if (s.body_imports or s.reads) else 0.1
             if self.chance(p):
                 self.add_call(m, name, s)
+        for name in m.defs:
+            s = m.defstmt[name]
+            if kind_of(name) == "class" and s.reads and not s.guarded_reads and \
+                    s.decorator is None and \
+                    self.p_method and self.method_rng.random() < self.p_method:
+                self.add_method_call(m, name, s)
 
     def pick_shape(self, kind: str) -> str:
         shapes = {
@@ -712,7 +724,8 @@ class Generator:
             shape = "const"
         if shape == "decorator":
             kind = r.choice(["func", "class"])
-            s = self.local_def(m, kind, need, lambda s: s.decorator is None) or \
+            s = self.local_def(m, kind, need, lambda s: s.decorator is None and
+                               s.method is None) or \
                 self.local_def(m, "func", need, lambda s: s.decorator is None)
             if s:
                 s.decorator = expr
@@ -793,12 +806,24 @@ class Generator:
         if b.guard == "try" and b.kind == "module":
             kind = "class"  # methods never run at import time; `None.attr` is not our subject
             s = self.local_def(m, kind, None)
+            if s is not None:
+                s.guarded_reads = True
         else:
             s = self.local_def(m, kind, None) or self.local_def(m, "func", None)
         if s is None:
             return
         s.reads.append(expr)
         s.read_needs.add(id(b.stmt))
+
+    def add_method_call(self, m: Module, name: str, s: Stmt) -> None:
+        r = self.method_rng
+        s.method = r.choice(["function", "staticmethod", "classmethod"])
+        call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=f"{name}.run()")
+        call.needs |= {id(s)} | s.read_needs
+        for read in s.reads:
+            head = read.partition(".")[0]
+            if head in m.defstmt and not self.depends_on(m, m.defstmt[head], call):
+                call.needs.add(id(m.defstmt[head]))
 
     def add_call(self, m: Module, name: str, s: Stmt) -> None:
         r = self.rng
@@ -859,7 +884,10 @@ class Generator:
             reads = list(dict.fromkeys(s.reads))
             if reads:
                 body.append("")
-                body.append("def run(self):")
+                if s.method in ("staticmethod", "classmethod"):
+                    body.append(f"@{s.method}")
+                body.append("def run(cls):" if s.method == "classmethod" else
+                            "def run():" if s.method else "def run(self):")
                 body.append(f"    return ({', '.join(reads)},)")
             if not body:
                 body = [self.rng.choice(["pass", f'"""{s.name}."""', "slots = ()"])]

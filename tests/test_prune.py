@@ -26,10 +26,12 @@ def test_unread_methods_and_bindings_are_dropped_read_ones_kept():
         "    def aliased(self):\n        pass\n"
         "    alias = aliased\n"
         "    def unused(self):\n        pass\n"
+        "    @wrap\n    def gone(self):\n        pass\n"
         "    LIMIT = 10\n"
         "    class Inner:\n        x = LIMIT\n")
     kept = _class_bindings(source)
-    assert "unused" not in kept and "SIZE" not in kept  # read by nothing in the body
+    assert "gone" not in kept and "SIZE" not in kept  # read by nothing in the body
+    assert "unused" in kept  # a method `C.unused()` replays (ClassBody.methods)
     # read later in the body (a nested class's read keeps it too: a harmless excess)
     assert {"helper", "value", "tmp", "aliased", "alias", "LIMIT"} <= set(kept)
     assert "Inner" in [ev.name for ev in facts_from_source(source.encode(), "m", "m.py", False)

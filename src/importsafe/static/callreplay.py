@@ -42,7 +42,15 @@ class CallReplay:
             if module is not None:
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    ev.passed, self._known_arguments(ev.passed, frame))
-        elif value[0] == "c":  # a class of the analysed code: its own __init__ runs
+        elif value[0] == "um":
+            raise SimUnknown(value[1])
+        elif value[0] == "bm":  # a classmethod: the class is its first argument
+            module = self.deref(value)
+            if module is not None:
+                known = self._known_arguments(ev.passed, frame)
+                self.call_function(module, self.program.function_body(module.name, value[3]),
+                                   _with_self(ev.passed), (*_shifted(known), (0, value[4])))
+        elif value[0] == "c" and value[3] is not None:  # a class: its own __init__ runs
             module = self.deref(value)
             known = self._known_arguments(ev.passed, frame)
             # only when every argument is known: over opaque ones a constructor's branches
@@ -136,12 +144,29 @@ class CallReplay:
             self.calls.pop()
             self.recursing.pop()
 
-    def class_value(self, ev, frame):
-        """What a class statement binds: ("c", module, epoch, its __init__) when a call of
-        it runs just that __init__ (events.ClassBody: its bases analysed classes of that
-        kind, or builtin ones), else an opaque value."""
-        if ev.init is None:
-            return OPAQUE
+    def class_value(self, ev, frame, namespace: dict):
+        """What a class statement binds: ("c", module, epoch, its __init__ or None, its
+        methods) when a call of it runs just that __init__ (events.ClassBody: its bases
+        analysed classes of that kind, or builtin ones) or when `Cls.name` surely finds one
+        of its functions (ClassBody.methods: name -> (kind, the function as `namespace`, the
+        class body's, binds it)); else an opaque value."""
+        module = frame.module
+        methods = {}
+        for name, kind, line in ev.methods:
+            value = namespace.get(name)
+            if value is not None and value[0] == "f" and value[3] is not None and \
+                    value[3].line == line:
+                methods[name] = (kind, value)
+        methods = tuple(sorted(methods.items())) if methods else ()
+        if ev.hidden:
+            return ("cd", module.name, module.epoch, ev.hidden,
+                    f"{ev.name} at {module.info.path}:{ev.line} has a class decorator that "
+                    "may replace it: what a call of its functions runs is not known")
+        if ev.init is None or not self._plain_bases(ev, frame):
+            return ("c", module.name, module.epoch, None, methods) if methods else OPAQUE
+        return ("c", module.name, module.epoch, ev.init, methods)
+
+    def _plain_bases(self, ev, frame) -> bool:
         for chain in ev.bases:
             if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
                     chain == ("types", ("ModuleType",)) and \
@@ -150,11 +175,22 @@ class CallReplay:
             try:
                 base = self.resolve(chain[0], chain[1], frame)
             except (SimError, SimUnknown):
-                return OPAQUE
-            if base[0] != "c":
-                return OPAQUE
-        module = frame.module
-        return ("c", module.name, module.epoch, ev.init)
+                return False
+            if base[0] != "c" or base[3] is None:
+                return False
+        return True
+
+    def class_attribute(self, value, attr: str):
+        """`Cls.attr` of a class value: its own function of that name as a function value
+        (a classmethod's as ("bm", module, epoch, function, the class)); of a decorated
+        class ("cd"), ("um", why) for a function of its body, whose call is unknown; else
+        opaque."""
+        if value[0] == "cd":
+            return ("um", value[4]) if attr in value[3] else OPAQUE
+        for name, (kind, func) in value[4]:
+            if name == attr:
+                return ("bm", *func[1:4], value) if kind == "classmethod" else func
+        return OPAQUE
 
     def returned_literal(self, name: str, attrs: tuple, frame):
         """What a call `name.attrs()` returns when the function is analysed and its body is

@@ -272,7 +272,8 @@ class Try:
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by identity: cheap
 class FunctionFacts:
-    """A module-level function: what its body does when called at import time."""
+    """A module-level function or a method of a class there: what its body does when
+    called at import time."""
 
     name: str
     line: int
@@ -290,7 +291,7 @@ class Def:
 
     line: int
     name: str
-    func: FunctionFacts | None  # None for nested defs (methods): body never replayed
+    func: FunctionFacts | None  # None for defs in functions: body never replayed
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +307,8 @@ class ClassBody:
     body: tuple
     init: "FunctionFacts | None" = None
     bases: tuple = ()
+    methods: tuple = ()  # (name, kind, line): the functions `Cls.name` finds (facts._methods)
+    hidden: tuple = ()  # its functions' names when a decorator may replace it (facts._hidden)
 
 
 @dataclass(frozen=True, slots=True)

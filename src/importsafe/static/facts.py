@@ -21,7 +21,7 @@ from .helpers import caching_getattr
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
 from .purefn import compile_expr, compile_function
-from .skim import cuts_hold, skim
+from .skim import cuts_hold, masked, skim
 from .torchops import scan as torch_ops
 from .facts_bindings import Bindings
 from .facts_flow import ControlFlow
@@ -78,6 +78,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.namespace_aliases: dict[str, str] = {}
         self.parent: _Extractor | None = None  # the module's, for a function's
         self._whole: ast.Module | bool | None = None
+        self._written: tuple | None = None  # attributes_written(), once
 
     def whole_tree(self) -> ast.Module | None:
         """The module's tree with every body (execfile.string_loader reads a class's
@@ -207,7 +208,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 args.kwarg or node.returns):
             self._header(node, out, scope)
         func = None
-        if scope == "module":
+        # a method of a class the module's own code defines is a function too: a call of it
+        # at import time (`Cls.method()`, ClassBody.methods) replays its body
+        if scope == "module" or scope == "class" and self.parent is None:
             func = self.function(node) if self.bodies else \
                 FunctionFacts(node.name, node.lineno, None, _NO_NAMES, _NO_NAMES)
         out.append(Def(node.lineno, node.name, func))
@@ -297,9 +300,99 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
         init = self._own_init(node)
         out.append(ClassBody(node.lineno, node.name, body, init,
-                             tuple(attr_chain(b) for b in node.bases) if init else ()))
+                             tuple(attr_chain(b) for b in node.bases) if init else (),
+                             self._methods(node) if self.parent is None else (),
+                             self._hidden(node) if self.parent is None else ()))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
+
+    def _methods(self, node) -> tuple[tuple[str, str, int], ...]:
+        """(name, kind, line) of the class's own functions that `Cls.name` surely finds: a
+        def bound once in the body, plain, `@classmethod` or `@staticmethod`, in a class no
+        decorator may replace and whose attribute of that name no `X.name =` or `setattr` of
+        the module's text may rebind."""
+        if not all(self._transparent(d) for d in node.decorator_list):
+            return ()
+        count: dict[str, int] = {}
+        found = []
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                decs = [d.id for d in stmt.decorator_list if isinstance(d, ast.Name)]
+                if len(decs) == len(stmt.decorator_list) <= 1 and \
+                        set(decs) <= {"classmethod", "staticmethod"}:
+                    found.append((stmt.name, decs[0] if decs else "function", stmt.lineno))
+                names = [stmt.name]
+            elif isinstance(stmt, ast.Expr):
+                continue
+            else:
+                names = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+                         and not isinstance(n.ctx, ast.Load)]
+                if isinstance(stmt, ast.ClassDef):
+                    names.append(stmt.name)
+            for name in names:
+                count[name] = count.get(name, 0) + 1
+        if not found:
+            return ()
+        written, receivers = self.attributes_written()
+        if node.name in receivers or "cls" in receivers:
+            return ()
+        return tuple(m for m in found if count[m[0]] == 1 and m[0] not in written
+                     and (m[1] != "classmethod" or self._plain_name("classmethod"))
+                     and (m[1] != "staticmethod" or self._plain_name("staticmethod")))
+
+    def _hidden(self, node) -> tuple[str, ...]:
+        """The functions of a class whose decorators may replace it (not _transparent):
+        `Cls.name()` of them may run analysed code, or anything."""
+        if all(self._transparent(d) for d in node.decorator_list):
+            return ()
+        return tuple(sorted({s.name for s in node.body
+                             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}))
+
+    def _transparent(self, dec) -> bool:
+        """A class decorator of the standard library that gives back a class with the same
+        functions (dataclasses.dataclass, functools.total_ordering, typing.final /
+        runtime_checkable), named as the module's own top-level import binds it."""
+        if isinstance(dec, ast.Call):
+            dec = dec.func
+        chain = attr_chain(dec)
+        if chain is None or len(chain[1]) > 1:
+            return False
+        name, attrs = chain
+        if attrs:
+            module, attr = name, attrs[0]
+            return (module, attr) in _TRANSPARENT and self._imports_module(module)
+        return any(name == attr and self._imports_name(module, attr)
+                   for module, attr in _TRANSPARENT)
+
+    def _imports_module(self, module: str) -> bool:
+        return self.tree is not None and any(
+            isinstance(s, ast.Import) and any(a.name == module and a.asname is None
+                                              for a in s.names) for s in self.tree.body)
+
+    def _imports_name(self, module: str, name: str) -> bool:
+        return self.tree is not None and self.bindings.get(name) is not None and any(
+            isinstance(s, ast.ImportFrom) and s.module == module and not s.level and
+            any(a.name == name and a.asname is None for a in s.names)
+            for s in self.tree.body)
+
+    def _plain_name(self, builtin: str) -> bool:
+        """Is `builtin` the builtin wherever the module reads it (bound by none of it)?"""
+        return builtin not in self.bindings and builtin not in self.global_names()
+
+    def attributes_written(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(every attribute name the module's text may assign: `x.name =`, `x.name +=`; the
+        first arguments of its `setattr` calls that are names, any of them when the text is
+        not known), when needed, once."""
+        if self._written is None:
+            text = self.source
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", "replace")
+            if text is None:
+                self._written = (frozenset(), frozenset(("cls", *self.bindings)))
+            else:
+                self._written = (frozenset(_ATTRIBUTE_WRITE.findall(text)),
+                                 frozenset(_SETATTR.findall(text)))
+        return self._written
 
     def _own_init(self, node) -> FunctionFacts | None:
         """The facts of the class's own `__init__`, when a call of the class runs just it:
@@ -440,8 +533,8 @@ def function_from_source(source: bytes, name: str, path: str, is_package: bool,
     source). With the first two, the def's own lines are parsed alone (_def_alone), not the
     whole module with the other bodies cut: a module that runs twenty of its functions at
     import time is scanned once, not parsed twenty times."""
-    node = _def_alone(source, path, spans.get(line), line, function) \
-        if spans is not None and future is not None else None
+    span = spans.get(line) if spans is not None and future is not None else None
+    node = _def_alone(source, path, span, line, function)
     if node is None:
         skimmed = _skeleton(source, path, frozenset((line,)))
         if skimmed is None:
@@ -455,6 +548,8 @@ def function_from_source(source: bytes, name: str, path: str, is_package: bool,
     ex = _Extractor(name, is_package, target, future, env)
     ex.bodies, ex.source = False, source
     func = ex.function(node)
+    if func.pure is not None and span is not None and _decorated(source, span[0]):
+        func = replace(func, pure=None)  # its lines alone lost the decorators (compile_function)
     if rebinding is None:
         rebinding = declared_global(source)
     return replace(func, body=prune_reads(func.body, rebinding))
@@ -497,15 +592,38 @@ def _def_alone(source: bytes, path: str, span: tuple[int, int, int] | None, line
     return node
 
 
+def _decorated(source: bytes, start: int) -> bool:
+    """Does a decorator come before the def whose line starts at `start`? The logical line
+    before it, found backwards over brackets in the masked text, starts with `@` (when the
+    text cannot be masked: yes)."""
+    text = masked(source)
+    if text is None:
+        return True
+    i = start - 1
+    while i >= 0 and text[i] in b" \t\n\f":
+        i -= 1
+    depth = 0
+    while i >= 0:
+        c = text[i]
+        if c in b")]}":
+            depth += 1
+        elif c in b"([{":
+            depth -= 1
+        elif c == 10 and depth <= 0 and not (i > 0 and text[i - 1] == 92):  # \n, not after \\
+            break
+        i -= 1
+    return text[i + 1:].lstrip(b" \t\f").startswith(b"@")
+
+
 def module_level_defs(tree: ast.Module):
-    """The defs the extractor sees at module scope: under if / try / with / loops, not in a
-    class or another def."""
+    """The defs the extractor makes functions of: at module scope (under if / try / with /
+    loops) and in the bodies of classes there, not in another def."""
     stack: list = list(tree.body)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node
-        elif not isinstance(node, ast.ClassDef):
+        else:
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 stack.extend(getattr(node, field, ()) or ())
 
@@ -542,6 +660,10 @@ def _mentions_listing(source: bytes | str) -> bool:
     return any(word in data for word in LISTING_WORDS)
 
 
+_ATTRIBUTE_WRITE = re.compile(r"\.[ \t]*(\w+)[ \t]*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
+_TRANSPARENT = frozenset({("dataclasses", "dataclass"), ("functools", "total_ordering"),
+                          ("typing", "final"), ("typing", "runtime_checkable")})
+_SETATTR = re.compile(r"\bsetattr[ \t]*\([ \t]*(\w+)")
 _INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)
 
 

@@ -75,7 +75,8 @@ def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen |
                                                                          rebinding)))
             pop(ev.name, None)
         elif cls is ClassBody:
-            ev = replace(ev, body=_unread_dropped(prune_reads(ev.body, rebinding, seen.copy())),
+            ev = replace(ev, body=_unread_dropped(prune_reads(ev.body, rebinding, seen.copy()),
+                                                  {m[0] for m in ev.methods}),
                          init=ev.init and replace(ev.init, body=prune_reads(ev.init.body,
                                                                             rebinding)))
             pop(ev.name, None)
@@ -107,10 +108,11 @@ def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
     return new
 
 
-def _unread_dropped(body: tuple) -> tuple:
-    """A class body without its defs and plain bindings (Def without function facts, Bind
-    without a value or with a computed one: they read nothing their Use events do not
-    name) whose names nothing in the
+def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
+    """A class body without its defs and plain bindings (Bind without a value or with a
+    computed one: they read nothing their Use events do not name) whose names nothing in
+    the body reads but the `methods` a class attribute may be read as (ClassBody.methods):
+    nothing in the
     body reads. The simulator runs a class body in a namespace of its own that only the body's
     own lookups read (a nested class body cannot see it), and keeps no class attributes, so
     such a binding changes nothing, and the body is lighter to send, store and run. Kept whole when the body holds a construct whose
@@ -130,7 +132,7 @@ def _unread_dropped(body: tuple) -> tuple:
         elif cls is Dynamic:
             return body
     kept = tuple([ev for ev in body if not (
-        (ev.__class__ is Def and ev.func is None and ev.name not in read) or
+        (ev.__class__ is Def and ev.name not in read and ev.name not in methods) or
         (ev.__class__ is Bind and (ev.value is None or ev.value[0] == "eval") and
          read.isdisjoint(ev.names)))])
     return kept if len(kept) < len(body) else body

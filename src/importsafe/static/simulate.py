@@ -237,8 +237,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
 
     def e_ClassBody(self, ev: ClassBody, frame):
         outer = frame if frame.kind == "function" else frame.outer
-        self.exec_block(ev.body, Frame_("class", frame.module, outer=outer))
-        self.bind(ev.name, self.class_value(ev, frame), frame)
+        body = Frame_("class", frame.module, outer=outer)
+        self.exec_block(ev.body, body)
+        self.bind(ev.name, self.class_value(ev, frame, body.locals), frame)
 
     def e_If(self, ev: If, frame):
         cond = ev.cond

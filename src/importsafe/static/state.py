@@ -349,8 +349,9 @@ def _summary(log: list, start: int) -> tuple[tuple, dict]:
 
 
 def functions_of(events) -> dict:
-    """(name, line) -> FunctionFacts of every module-level def (also under if / try)."""
-    return {(ev.name, ev.line): ev.func for ev in walk(events)
+    """(name, line) -> FunctionFacts of every module-level def (also under if / try) and
+    of every method of a class there."""
+    return {(ev.name, ev.line): ev.func for ev in walk(events, classes=True)
             if ev.__class__ is Def and ev.func is not None}
 
 

@@ -1,0 +1,2 @@
+from . import tools
+VALUE = 2

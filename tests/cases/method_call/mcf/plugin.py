@@ -1,0 +1,1 @@
+from mcf import VALUE

@@ -1,0 +1,8 @@
+class Tools:
+    @staticmethod
+    def load():
+        from . import plugin
+        return plugin
+
+
+Tools.load()
