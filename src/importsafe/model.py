@@ -54,8 +54,14 @@ class Assumption:
     why: str
     # "order": the ordinary-order rule (above); "environment", "version": see
     # static/environment.py; "listing": the order of a directory listing as read at check
-    # time, `name` the directory, `module` the one whose code lists it
+    # time, `name` the directory, `module` the one whose code lists it; "decorator": a call
+    # of `name` (Cls.function) at file:line replayed as the class's own function, taking its
+    # class decorator to give the class back
     kind: str = "order"
+
+
+# the kinds of Assumption `--strict` turns into unknown (the others: the environment's)
+STRICT_KINDS = frozenset({"order", "listing", "decorator"})
 
 
 @dataclass(frozen=True, slots=True)

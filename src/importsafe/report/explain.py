@@ -4,6 +4,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
+from ..model import STRICT_KINDS
 from ..static.explain import Explanation
 from .json import _rel, result_dict
 from .source import printable, source_line as _source_line
@@ -60,7 +61,7 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
         console.print(Text(f"{P(r.error.exception)}: {P(r.error.message)}", style="red"))
     if x.why:
         console.print(Text.assemble("why: ", P(x.why)))
-    strict = [a for a in r.assumes if a.kind in ("order", "listing")]
+    strict = [a for a in r.assumes if a.kind in STRICT_KINDS]
     if strict:
         console.print("\nassumes (`--strict` makes these unknown):")
         for a in strict:
@@ -70,10 +71,16 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
                     "listed at check time, read at ", (f"{P(_rel(a.file, base))}:{a.line}",
                                                        "bold"), f"  ({P(a.why)})"))
                 continue
+            if a.kind == "decorator":
+                console.print(Text.assemble(
+                    "  ", (P(a.name), "bold"), "() at ", (f"{P(_rel(a.file, base))}:{a.line}",
+                                                         "bold"), " replayed as the class's own "
+                    f"function  ({P(a.why)})"))
+                continue
             console.print(Text.assemble(
                 "  ", (P(a.name), "bold"), " is bound in ", (P(a.module), "cyan"),
                 ", read at ", (f"{P(_rel(a.file, base))}:{a.line}", "bold"), f"  ({P(a.why)})"))
-    ordinary = [a for a in r.assumes if a.kind not in ("order", "listing")]
+    ordinary = [a for a in r.assumes if a.kind not in STRICT_KINDS]
     if ordinary:
         console.print("\nassumes (the ordinary environment; `--env NAME=VALUE` sets a variable):")
         for a in ordinary:

@@ -9,7 +9,7 @@ import os
 from rich.console import Console
 from rich.text import Text
 
-from ..model import Report, Result
+from ..model import STRICT_KINDS, Report, Result
 from .groups import Cause, causes, is_failing
 from .json import _rel
 from .source import binding_hint, printable, source_line
@@ -178,11 +178,17 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
         out.append(Text(f"{len(assuming)} result{plural} on names taken as bound by the "
                         f"ordinary-order rule (bound dynamically, read after): {shown}{more}; "
                         "`explain` shows them, `--strict` makes them unknown", style="dim"))
-    resting = [r for r in report.results if any(a.kind not in ("order", "listing")
+    decorated = [r for r in report.results if any(a.kind == "decorator" for a in r.assumes)]
+    if decorated:
+        plural = "s rest" if len(decorated) != 1 else " rests"
+        out.append(Text(f"{len(decorated)} result{plural} on class decorators taken to give "
+                        "the class back (its functions called at import time replayed); "
+                        "`explain` shows them, `--strict` makes them unknown", style="dim"))
+    resting = [r for r in report.results if any(a.kind not in STRICT_KINDS
                                                 for a in r.assumes)]
     if resting:
         names = dict.fromkeys(a.name for r in resting for a in r.assumes
-                              if a.kind not in ("order", "listing"))
+                              if a.kind not in STRICT_KINDS)
         shown = ", ".join(_p(n) for n in list(names)[:LIST_AT_MOST])
         more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
         plural = "s rest" if len(resting) != 1 else " rests"

@@ -40,13 +40,15 @@ class CallReplay:
         if value[0] == "f" and value[3] is not None:
             module = self.deref(value)
             if module is not None:
+                if len(value) > 4:
+                    self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    ev.passed, self._known_arguments(ev.passed, frame))
-        elif value[0] == "um":
-            raise SimUnknown(value[1])
         elif value[0] == "bm":  # a classmethod: the class is its first argument
             module = self.deref(value)
             if module is not None:
+                if value[5] is not None:
+                    self.decorated_call(value[5], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 known = self._known_arguments(ev.passed, frame)
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    _with_self(ev.passed), (*_shifted(known), (0, value[4])))
@@ -158,13 +160,12 @@ class CallReplay:
                     value[3].line == line:
                 methods[name] = (kind, value)
         methods = tuple(sorted(methods.items())) if methods else ()
-        if ev.hidden:
-            return ("cd", module.name, module.epoch, ev.hidden,
-                    f"{ev.name} at {module.info.path}:{ev.line} has a class decorator that "
-                    "may replace it: what a call of its functions runs is not known")
+        if ev.hidden:  # its functions, as the decorator gives the class back (assumed)
+            return ("c", module.name, module.epoch, None, methods, (ev.name, ev.hidden)) \
+                if methods else OPAQUE
         if ev.init is None or not self._plain_bases(ev, frame):
-            return ("c", module.name, module.epoch, None, methods) if methods else OPAQUE
-        return ("c", module.name, module.epoch, ev.init, methods)
+            return ("c", module.name, module.epoch, None, methods, None) if methods else OPAQUE
+        return ("c", module.name, module.epoch, ev.init, methods, None)
 
     def _plain_bases(self, ev, frame) -> bool:
         for chain in ev.bases:
@@ -185,12 +186,25 @@ class CallReplay:
         (a classmethod's as ("bm", module, epoch, function, the class)); of a decorated
         class ("cd"), ("um", why) for a function of its body, whose call is unknown; else
         opaque."""
-        if value[0] == "cd":
-            return ("um", value[4]) if attr in value[3] else OPAQUE
         for name, (kind, func) in value[4]:
             if name == attr:
-                return ("bm", *func[1:4], value) if kind == "classmethod" else func
+                if kind == "classmethod":
+                    return ("bm", *func[1:4], value, value[5])
+                return func if value[5] is None else (*func, value[5])
         return OPAQUE
+
+    def decorated_call(self, decorated, attr: str, frame) -> None:
+        """A call of a function of a class whose decorator may replace it: replayed as the
+        class's, an assumption of the result (unknown with --strict)."""
+        name, line = decorated
+        at = self.stack[-1] if self.stack else frame.module
+        why = f"class decorator at line {line} taken to give {name} back"
+        if self.program.strict:
+            raise SimUnknown(f"{name}.{attr}() at {at.info.path}:{at.line}: {name} has a class "
+                             f"decorator (line {line}) that may replace it, which --strict "
+                             "does not assume")
+        self.assume(Assumption(at.name, f"{name}.{attr}", at.info.path, at.line, why,
+                               "decorator"))
 
     def returned_literal(self, name: str, attrs: tuple, frame):
         """What a call `name.attrs()` returns when the function is analysed and its body is

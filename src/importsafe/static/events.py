@@ -308,7 +308,7 @@ class ClassBody:
     init: "FunctionFacts | None" = None
     bases: tuple = ()
     methods: tuple = ()  # (name, kind, line): the functions `Cls.name` finds (facts._methods)
-    hidden: tuple = ()  # its functions' names when a decorator may replace it (facts._hidden)
+    hidden: int = 0  # the line of a class decorator that may replace it (facts._hidden)
 
 
 @dataclass(frozen=True, slots=True)

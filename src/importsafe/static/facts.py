@@ -302,17 +302,15 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         out.append(ClassBody(node.lineno, node.name, body, init,
                              tuple(attr_chain(b) for b in node.bases) if init else (),
                              self._methods(node) if self.parent is None else (),
-                             self._hidden(node) if self.parent is None else ()))
+                             self._hidden(node) if self.parent is None else 0))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
 
     def _methods(self, node) -> tuple[tuple[str, str, int], ...]:
-        """(name, kind, line) of the class's own functions that `Cls.name` surely finds: a
-        def bound once in the body, plain, `@classmethod` or `@staticmethod`, in a class no
-        decorator may replace and whose attribute of that name no `X.name =` or `setattr` of
-        the module's text may rebind."""
-        if not all(self._transparent(d) for d in node.decorator_list):
-            return ()
+        """(name, kind, line) of the class's own functions that `Cls.name` finds: a def bound
+        once in the body, plain, `@classmethod` or `@staticmethod`, whose attribute of that
+        name no `X.name =` or `setattr` of the module's text may rebind (a class decorator
+        that may replace the class: ClassBody.hidden)."""
         count: dict[str, int] = {}
         found = []
         for stmt in node.body:
@@ -340,13 +338,10 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                      and (m[1] != "classmethod" or self._plain_name("classmethod"))
                      and (m[1] != "staticmethod" or self._plain_name("staticmethod")))
 
-    def _hidden(self, node) -> tuple[str, ...]:
-        """The functions of a class whose decorators may replace it (not _transparent):
-        `Cls.name()` of them may run analysed code, or anything."""
-        if all(self._transparent(d) for d in node.decorator_list):
-            return ()
-        return tuple(sorted({s.name for s in node.body
-                             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}))
+    def _hidden(self, node) -> int:
+        """The line of the class's first decorator that may replace it (not _transparent):
+        its functions are taken as the class's under an assumption; else 0."""
+        return next((d.lineno for d in node.decorator_list if not self._transparent(d)), 0)
 
     def _transparent(self, dec) -> bool:
         """A class decorator of the standard library that gives back a class with the same

@@ -24,4 +24,4 @@ class Shape:
 
 
 ORIGIN = Point.origin()  # dataclass gives the same class back: replayed
-DEFAULT = Shape.default()  # a decorator of the package's own may replace the class
+DEFAULT = Shape.default()  # replayed, assuming the decorator gives the class back
