@@ -462,18 +462,6 @@ def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
                 stack.append(node.body if cond == "true" else node.orelse)
                 stack.append(node.test)
                 continue
-            if branch is not None and not shadow and depth < MAX_SHORT_CIRCUITS:
-                # one of the two runs: an `if` the simulator may decide from the test's value
-                test, env = branch(node.test)
-                body = tuple(expr_events(node.body, import_call, decide, environ, branch,
-                                         depth + 1))
-                orelse = tuple(expr_events(node.orelse, import_call, decide, environ, branch,
-                                           depth + 1))
-                if body or orelse:
-                    stack.append(("event", If(node.lineno, "unknown", body, orelse, "",
-                                              test, None, env)))
-                stack.append(node.test)
-                continue
         if decide is not None and cls is ast.BoolOp:
             settles = "false" if isinstance(node.op, ast.And) else "true"
             values = []

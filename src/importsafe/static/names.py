@@ -83,18 +83,13 @@ class NameLookup:
                 return std_value(f"{value[1]}.{attr}")
             if value[0] == "torchops":
                 return self.torch_op(value[1], attr)
-            if value[0] == "c":
+            if value[0] == "c" or value[0] == "cd":
                 return self.class_attribute(value, attr)
             if value[0] == "lit" and isinstance(value[1], PureObject):
                 try:  # an os.DirEntry's or a pathlib.Path's
                     return ("lit", value[1].attribute(attr))
                 except NoValue:
                     return OPAQUE
-            if value[0] == "lit" and value[1].__class__ in _PLAIN_TYPES and \
-                    not hasattr(value[1].__class__, attr):
-                kind = value[1].__class__.__name__
-                raise self.error("AttributeError", None, attr,
-                                 f"'{kind}' object has no attribute '{attr}'")
             return OPAQUE
         st = self.deref(value)
         if st is None or st.opaque:
@@ -293,10 +288,6 @@ class NameLookup:
                     self.bind(name, old, frame)
             except (SimError, SimUnknown):
                 continue
-
-
-# literal values whose attributes are their type's (None of a failed optional import)
-_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
 
 
 def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | None:
