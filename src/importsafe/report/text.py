@@ -163,12 +163,14 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
     if bare_only and bare_only == len(failing):
         why = " (all bare mode only)"
     assuming = [r for r in report.results if any(a.kind == "order" for a in r.assumes)]
-    ordered = [r for r in report.results if any(a.kind == "listing" for a in r.assumes)]
-    if ordered:
-        plural = "s rest" if len(ordered) != 1 else " rests"
-        out.append(Text(f"{len(ordered)} result{plural} on the order of a directory listing "
-                        "as read at check time; `explain` shows them, `--strict` makes them "
-                        "unknown", style="dim"))
+    for kind, what in (("listing", "the order of a directory listing as read at check time"),
+                       ("decorator", "class decorators taken to give the class back (its "
+                                     "functions called at import time replayed)")):
+        resting_on = sum(any(a.kind == kind for a in r.assumes) for r in report.results)
+        if resting_on:
+            plural = "s rest" if resting_on != 1 else " rests"
+            out.append(Text(f"{resting_on} result{plural} on {what}; `explain` shows them, "
+                            "`--strict` makes them unknown", style="dim"))
     if assuming:
         names = dict.fromkeys(f"{a.module}.{a.name}" for r in assuming for a in r.assumes
                               if a.kind == "order")
@@ -177,12 +179,6 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
         plural = "s rest" if len(assuming) != 1 else " rests"
         out.append(Text(f"{len(assuming)} result{plural} on names taken as bound by the "
                         f"ordinary-order rule (bound dynamically, read after): {shown}{more}; "
-                        "`explain` shows them, `--strict` makes them unknown", style="dim"))
-    decorated = [r for r in report.results if any(a.kind == "decorator" for a in r.assumes)]
-    if decorated:
-        plural = "s rest" if len(decorated) != 1 else " rests"
-        out.append(Text(f"{len(decorated)} result{plural} on class decorators taken to give "
-                        "the class back (its functions called at import time replayed); "
                         "`explain` shows them, `--strict` makes them unknown", style="dim"))
     resting = [r for r in report.results if any(a.kind not in STRICT_KINDS
                                                 for a in r.assumes)]
