@@ -148,10 +148,11 @@ class CallReplay:
 
     def class_value(self, ev, frame, namespace: dict):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
-        methods) when a call of it runs just that __init__ (events.ClassBody: its bases
-        analysed classes of that kind, or builtin ones) or when `Cls.name` surely finds one
-        of its functions (ClassBody.methods: name -> (kind, the function as `namespace`, the
-        class body's, binds it)); else an opaque value."""
+        methods, decorated) when a call of it runs just that __init__ (events.ClassBody: its
+        bases analysed classes of that kind, or builtin ones) or when `Cls.name` finds one of
+        its functions (ClassBody.methods: ((name, (kind, the function as `namespace`, the
+        class body's, binds it)), ...); `decorated`: (class name, line of a decorator that
+        may replace it) or None); else an opaque value."""
         module = frame.module
         methods = {}
         for name, kind, line in ev.methods:
@@ -183,8 +184,8 @@ class CallReplay:
 
     def class_attribute(self, value, attr: str):
         """`Cls.attr` of a class value: its own function of that name as a function value
-        (a classmethod's as ("bm", module, epoch, function, the class)); of a decorated
-        class ("cd"), ("um", why) for a function of its body, whose call is unknown; else
+        (a classmethod's as ("bm", module, epoch, function, the class, decorated)); of a
+        decorated class, the function value carries `decorated` too (decorated_call); else
         opaque."""
         for name, (kind, func) in value[4]:
             if name == attr:

@@ -17,7 +17,7 @@ from .events import (
     Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events
-from .helpers import caching_getattr
+from .helpers import TRANSPARENT_DECORATORS, caching_getattr
 from .lower import lower
 from .prune import prune_reads, rebinding_globals
 from .purefn import compile_expr, compile_function
@@ -345,30 +345,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
 
     def _transparent(self, dec) -> bool:
         """A class decorator of the standard library that gives back a class with the same
-        functions (dataclasses.dataclass, functools.total_ordering, typing.final /
-        runtime_checkable), named as the module's own top-level import binds it."""
-        if isinstance(dec, ast.Call):
-            dec = dec.func
-        chain = attr_chain(dec)
-        if chain is None or len(chain[1]) > 1:
-            return False
-        name, attrs = chain
-        if attrs:
-            module, attr = name, attrs[0]
-            return (module, attr) in _TRANSPARENT and self._imports_module(module)
-        return any(name == attr and self._imports_name(module, attr)
-                   for module, attr in _TRANSPARENT)
-
-    def _imports_module(self, module: str) -> bool:
-        return self.tree is not None and any(
-            isinstance(s, ast.Import) and any(a.name == module and a.asname is None
-                                              for a in s.names) for s in self.tree.body)
-
-    def _imports_name(self, module: str, name: str) -> bool:
-        return self.tree is not None and self.bindings.get(name) is not None and any(
-            isinstance(s, ast.ImportFrom) and s.module == module and not s.level and
-            any(a.name == name and a.asname is None for a in s.names)
-            for s in self.tree.body)
+        functions (helpers.TRANSPARENT_DECORATORS), named as the module's imports bind it."""
+        return self.helper_of(attr_chain(dec.func if isinstance(dec, ast.Call) else dec)) \
+            in TRANSPARENT_DECORATORS
 
     def _plain_name(self, builtin: str) -> bool:
         """Is `builtin` the builtin wherever the module reads it (bound by none of it)?"""
@@ -656,8 +635,6 @@ def _mentions_listing(source: bytes | str) -> bool:
 
 
 _ATTRIBUTE_WRITE = re.compile(r"\.[ \t]*(\w+)[ \t]*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
-_TRANSPARENT = frozenset({("dataclasses", "dataclass"), ("functools", "total_ordering"),
-                          ("typing", "final"), ("typing", "runtime_checkable")})
 _SETATTR = re.compile(r"\bsetattr[ \t]*\([ \t]*(\w+)")
 _INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)
 

@@ -154,10 +154,7 @@ class Bindings:
                 not isinstance(target, (ast.Tuple, ast.Name)):
             return False
         targets = target.elts if isinstance(target, ast.Tuple) else [target]
-        chain = attr_chain(call.func)
-        helper = chain and (self.helpers.get(chain[0]) if not chain[1] else
-                            f"{self.helpers.get(chain[0])}.{chain[1][0]}"
-                            if len(chain[1]) == 1 else None)
+        helper = self.helper_of(attr_chain(call.func))
         kind = ATTACH_KINDS.get(helper) if helper else None
         if kind is None:
             return False

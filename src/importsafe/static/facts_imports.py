@@ -7,7 +7,7 @@ from .events import ComputedImport, Import, ImportFrom
 from .execfile import exec_file_event
 from .exprs import MAX_PARTS, attr_chain, spell
 from .purefn import compile_expr
-from .helpers import HELPER_MODULES, LAZY_LOADER
+from .helpers import HELPER_MODULES
 from .shapes import _IMPORT_CALLS, _IMPORT_PARAMETERS, _anchor, _is_lazy, _is_none, resolve_relative
 
 
@@ -24,7 +24,7 @@ class ImportStatements:
             if scope == "module":
                 bound = alias.asname or alias.name.partition(".")[0]
                 self.bindings.setdefault(bound, node.lineno)
-                if alias.name == LAZY_LOADER or alias.asname and alias.name in HELPER_MODULES:
+                if alias.name in HELPER_MODULES and (alias.asname or "." not in alias.name):
                     self.helpers[bound] = alias.name
 
     def s_ImportFrom(self, node, out, guard, scope):
@@ -56,6 +56,14 @@ class ImportStatements:
                     setdefault(asname or n, line)
                     if module in HELPER_MODULES or f"{module}.{n}" in HELPER_MODULES:
                         self.helpers[asname or n] = f"{module}.{n}"
+
+    def helper_of(self, chain) -> str | None:
+        """The qualified name (helpers.HELPER_MODULES) an attribute chain `f` or `mod.f`
+        names through the module-level imports walked so far, or None."""
+        if chain is None or len(chain[1]) > 1:
+            return None
+        found = self.helpers.get(chain[0])
+        return found if found is None or not chain[1] else f"{found}.{chain[1][0]}"
 
     def _import_call(self, call: ast.Call) -> tuple | None:
         """A literal importlib.import_module / __import__ call -> ("module", name, kind); any

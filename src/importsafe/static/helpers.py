@@ -39,8 +39,13 @@ ADD_NEWDOC = frozenset({"numpy.add_newdoc", "numpy.lib.add_newdoc",
                         "numpy.lib.function_base.add_newdoc"})
 PLOTLY_IMPORTERS = "_plotly_utils.importers"
 TRANSFORMERS_DEPRECATION = "transformers.utils.deprecation"
+# class decorators of the standard library that give back a class with the same functions
+TRANSPARENT_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering",
+                                    "typing.final", "typing.runtime_checkable"})
+# the modules and functions whose module-level names the facts extractor records (helper_of)
 HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER, PLOTLY_IMPORTERS,
-                            f"{TRANSFORMERS_DEPRECATION}.deprecate_attr"}) | ADD_NEWDOC
+                            f"{TRANSFORMERS_DEPRECATION}.deprecate_attr"}) | ADD_NEWDOC | \
+    {d.rpartition(".")[0] for d in TRANSPARENT_DECORATORS}
 # the helper functions, by qualified name: which semantics lazy_attach gives them
 ATTACH_KINDS = {f"{LAZY_LOADER}.attach": "attach", f"{LAZY_LOADER}.attach_stub": "attach_stub",
                 f"{JAX_LAZY_LOADER}.attach": "attach_named",
