@@ -20,10 +20,11 @@ with this checkout's importsafe (src/) and the interpreter of the benchmark venv
 (benchmarks/.work/venv, common.ensure_venv: only importsafe's pinned runtime dependencies are
 asked of it). The wheels carry no bytecode, so every function body is parsed, as in a fresh
 clone. One row per package: modules (entries), pairs (entry x mode results), ok, error,
-unknown, the unknown share, the results that carry an assumption of the ordinary-order rule
-(an "assumes" entry of kind "order", or of no kind) and those resting on the ordinary
-environment (kinds "environment" and "version": an environment variable or an installed
-version) and the check's wall time; an
+unknown, the unknown share, the results that carry an assumption `--strict` refuses (an
+"assumes" entry of kind "order": the ordinary-order rule, or of no kind; "listing": a
+directory's order; "decorator": a class decorator taken to give the class back) and those
+resting on the ordinary environment (kinds "environment" and "version": an environment
+variable or an installed version) and the check's wall time; an
 overall row; then each package's top unknown reasons, normalised to their idiom (module and
 file names, line numbers and quoted names stripped, so that one idiom is one row), with one
 raw example each; the same over the whole survey; then the targets, PASS or FAIL: at most 1%
@@ -118,6 +119,7 @@ VERIFY_EXTRAS: dict[str, tuple[str, ...]] = {
 VERIFY_ENV: dict[str, dict[str, str]] = {"keras": {"KERAS_BACKEND": "torch"}}
 # pip may take torch only from the CPU wheel on disk (never a newer, CUDA build).
 VERIFY_CONSTRAINTS = "torch==2.13.0\n"
+ENVIRONMENT_KINDS = ("environment", "version")  # the other Assumption kinds: --strict's
 PYTHON = (3, 11)  # the wheels and the verify venvs are for this Python
 MODES = "normal,bare"
 
@@ -319,9 +321,9 @@ def summarise(results: list[dict], base: Path) -> dict:
             "other": sum(n for o, n in outcomes.items() if o not in ("ok", "error", "unknown")),
             "unknown_pct": 100.0 * outcomes.get("unknown", 0) / pairs if pairs else 0.0,
             "assumes": sum(1 for r in results if any(
-                a.get("kind", "order") == "order" for a in r.get("assumes", ()))),
+                a.get("kind", "order") not in ENVIRONMENT_KINDS for a in r.get("assumes", ()))),
             "environment": sum(1 for r in results if any(
-                a.get("kind", "order") != "order" for a in r.get("assumes", ()))),
+                a.get("kind", "order") in ENVIRONMENT_KINDS for a in r.get("assumes", ()))),
             "reasons": sorted(reasons.values(), key=lambda s: (-s["pairs"], s["idiom"])),
             # every unknown result, for --json: [entry, mode, reason]
             "unknowns": [[r.get("entry"), r.get("mode"), (r.get("reason") or "").replace(str(base) + os.sep, "")]
