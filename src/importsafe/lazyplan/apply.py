@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Iterable, Sequence
 
 from ..api import deep_recursion, load
@@ -43,7 +44,8 @@ class LazyPlan:
     style: str  # SYNTAX or LISTED
     patches: tuple
     lazy_patches: tuple  # the same plan as `lazy` statements (how 3.15 runs either)
-    base: dict  # (entry, mode) -> Result today
+    base: dict  # (entry, mode) -> Result today: mode lazy for every entry; normal and bare
+    # where a result with the plan is not ok or the lazy one fails (an ok one needs no base)
     after: dict  # (entry, mode) -> Result with the plan (mode lazy: unchanged)
     benefit: tuple[Benefit, ...]
     assumed: dict  # module -> external functions it calls that the effect table lacks
@@ -61,7 +63,7 @@ class LazyPlan:
     def broken(self) -> list:
         """Entries that work today and fail with the plan (none, once checked)."""
         return [pair for pair, r in self.after.items()
-                if self.base[pair].outcome == "ok" and r.outcome != "ok"]
+                if r.outcome != "ok" and self.base[pair].outcome == "ok"]
 
 
 def _sources(index) -> tuple[dict, list]:
@@ -104,6 +106,9 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
                                              set(scans), loaded.roots, found.engine.lineage),
                              found.engine.assumed)
         base, analysis = _first_runs(program, entries, analyse, workers)
+        # today's normal-mode result matters only where one with the plan is not ok
+        today = partial(_today, program, base, workers=workers)
+        today([(e, "normal") for e in entries if base[(e, "lazy")].outcome == "error"])
         _add_called_reads(scans, analysis.called_reads)
         modules = analysis.modules
         verdicts = _verdicts(program, scans, effect_table, analysis, entries, sources,
@@ -111,7 +116,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         by_statement = {(v.module, v.line): set(v.closure) for v in verdicts}
         style = SYNTAX if tuple(target_version) >= LAZY_SYNTAX else LISTED
         unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
-        checked = check_plan(program, verdicts, entries, base, by_statement, style,
+        checked = check_plan(program, verdicts, entries, today, by_statement, style,
                              workers=workers, unlisted=unlisted)
         lazy = set(checked.lazy)
         after = dict(checked.after)
@@ -152,10 +157,10 @@ _ANALYSIS = ("the effect analysis",)  # its place among the first runs' items
 
 
 def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysis]:
-    """The first imports of today ((entry, mode) -> Result, modes normal and lazy) and
-    analyse(), which shares nothing with them: in `workers` processes that take the analysis
-    first (a child, at the front of its share) and the simulations as they go."""
-    pairs = [(e, m) for e in entries for m in ("normal", "lazy")]
+    """The first imports of today in mode lazy ((entry, mode) -> Result) and analyse(),
+    which shares nothing with them: in `workers` processes that take the analysis first (a
+    child, at the front of its share) and the simulations as they go."""
+    pairs = [(e, "lazy") for e in entries]
     if workers <= 1 or len(pairs) < PARALLEL_MIN:
         return simulate_all(program, pairs), analyse()
     at = (len(pairs) + 1) // workers  # where the second worker's share starts
@@ -177,6 +182,15 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
         yield from held
     found = map_streamed(work, items, workers, every=256)
     return dict(zip(pairs, found[:at] + found[at + 1:])), found[at]
+
+
+def _today(program, base: dict, pairs, workers: int = 1) -> dict:
+    """`base` with the results of today's first imports of `pairs` added (those not there
+    yet, simulated now); returned."""
+    todo = [pair for pair in dict.fromkeys(pairs) if pair not in base]
+    if todo:
+        base.update(simulate_all(program, todo, workers))
+    return base
 
 
 def _add_called_reads(scans: dict, called_reads: dict) -> None:
@@ -271,10 +285,11 @@ def materialize(plan: LazyPlan) -> LazyPlan:
     workers = os.cpu_count() or 1
     with no_cyclic_gc(), deep_recursion():
         base = dict(plan.base)
-        base.update(simulate_all(program, [(e, "bare") for e in entries], workers))
         changed = patched_program(program, as_lazy, program.target_version)
         after = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES],
                              workers)
+        _today(program, base, [pair for pair, r in after.items() if r.outcome != "ok"],
+               workers)
     after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
     return replace(plan, patches=patches, lazy_patches=as_lazy, after=after, base=base)
 

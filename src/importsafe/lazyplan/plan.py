@@ -133,11 +133,13 @@ def simulate_all(program: Program, todo, workers: int = 1) -> dict:
     return dict(zip(todo, map_streamed(work, todo, workers, every=256)))
 
 
-def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base: dict,
+def check_plan(program: Program, verdicts: list[StatementVerdict], entries, today,
                closures: dict, style: str = SYNTAX, modes=("normal",),
                workers: int = 1, unlisted: frozenset = frozenset()) -> Checked:
     """Make the plan's statements lazy, simulate every entry in `modes`, and send back to
-    eager whatever breaks an entry that works today, until nothing does. In the LISTED
+    eager whatever breaks an entry that works today, until nothing does. `today(pairs)`:
+    a mapping (entry, mode) -> Result today that holds at least `pairs` (asked for the
+    pairs that are not ok with the plan: an ok one breaks nothing). In the LISTED
     style a module's imports are lazy together or not at all, and the `unlisted` modules
     (which bind `__lazy_modules__` themselves) get no list."""
     lazy = plan_lines(verdicts)
@@ -160,8 +162,9 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, base
     for _ in range(MAX_ROUNDS):
         after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
         under.update(dict.fromkeys(pairs, plan))
-        broken = [r for pair, r in after.items()
-                  if base[pair].outcome == "ok" and r.outcome != "ok"]
+        failing = [pair for pair, r in after.items() if r.outcome != "ok"]
+        base = today(failing)
+        broken = [after[pair] for pair in failing if base[pair].outcome == "ok"]
         if not broken:
             if pairs is todo:
                 break
