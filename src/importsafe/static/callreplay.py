@@ -154,13 +154,14 @@ class CallReplay:
         class body's, binds it)), ...); `decorated`: (class name, line of a decorator that
         may replace it) or None); else an opaque value."""
         module = frame.module
-        methods = {}
+        # ev.methods: each name once, in the facts' order (so equal classes give equal values)
+        methods = []
         for name, kind, line in ev.methods:
             value = namespace.get(name)
             if value is not None and value[0] == "f" and value[3] is not None and \
                     value[3].line == line:
-                methods[name] = (kind, value)
-        methods = tuple(sorted(methods.items())) if methods else ()
+                methods.append((name, (kind, value)))
+        methods = tuple(methods)
         if ev.hidden:  # its functions, as the decorator gives the class back (assumed)
             return ("c", module.name, module.epoch, None, methods, (ev.name, ev.hidden)) \
                 if methods else OPAQUE
