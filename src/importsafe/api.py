@@ -46,16 +46,20 @@ class Loaded:
     # project files (runcache.py)
     watched: tuple[str, ...] = ()
     scans: dict = field(default_factory=dict)  # see discover_and_parse
+    extras: dict = field(default_factory=dict)  # module -> per_tree's result (see load)
 
 
 def load(paths: Iterable[str], source_roots: Sequence[str] = (),
          target_version: tuple[int, int] = (3, 11), jobs: int | None = None,
          memo: bool = True, cache_dir: str | None = None,
          summaries: dict[str, ModuleFacts] | None = None,
-         scans: dict | None = None, strict: bool = False, env=()) -> Loaded:
+         scans: dict | None = None, strict: bool = False, env=(),
+         per_tree=None) -> Loaded:
     """Discover and parse (facts cached in `cache_dir` when given; `summaries` of files
     unchanged since, see FactsCache; `scans` see discover_and_parse; `strict`: without the
-    ordinary-order rule; `env`: environment variables the analysed code runs with, as a
+    ordinary-order rule; `per_tree(info, source, tree, lazy_lines, is_module)`: run on each
+    module's tree where it is parsed, its results in Loaded.extras (parse.load_facts); `env`:
+    environment variables the analysed code runs with, as a
     mapping or (name, value) pairs, every other one unset); raises InputError when nothing
     can be analysed."""
     env = environment(env)
@@ -63,9 +67,11 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
     workers = jobs or os.cpu_count() or 1
     cache = FactsCache(cache_dir, summaries) if cache_dir else None
     watch: list[str] = []
+    extras: dict = {}
     with no_cyclic_gc():
         index, facts, problems, imported = discover_and_parse(
-            targets, roots, target_version, workers, cache, mapped, watch, scans, env)
+            targets, roots, target_version, workers, cache, mapped, watch, scans, env,
+            per_tree, extras)
     entries = tuple(sorted(n for n, i in index.items() if i.kind in ("module", "package")
                            and is_entry(n, targets, i.kind == "package")
                            and not n.endswith("__main__")))
@@ -86,7 +92,7 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
     watch.extend(ancestors_project_files(paths))
     watch.extend(info.path for info in index.values())
     return Loaded(program, entries, tuple(roots), tuple(problems), tuple(watch),
-                  scans if scans is not None else {})
+                  scans if scans is not None else {}, extras)
 
 
 def environment(env) -> tuple[tuple[str, str], ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import zlib
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Iterable, Sequence
@@ -18,7 +19,7 @@ from .plan import (CHECKED_MODES, LISTED, PARALLEL_MIN, SYNTAX, check_plan, filt
                    lazy_program, loaded_modules, patches_for, ran_modules, simulate_all,
                    simulate_results)
 from .readers import Readers, words_of
-from .scan import scan_module
+from .scan import scan_module, scan_tree
 from .table import table
 from .order import Order
 from .verdict import (Context, closures_from_trace, import_graph, module_verdicts,
@@ -86,7 +87,8 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     lazy-safe or why not, and the checked plan for the target version (its edits are made
     by `materialize`, when they are to be shown or written). `env`: environment variables,
     as `api.check` takes them."""
-    loaded = load(list(paths), source_roots, target_version, jobs, env=env)
+    loaded = load(list(paths), source_roots, target_version, jobs, env=env,
+                  per_tree=_scan_parsed)
     program = loaded.program
     workers = jobs or os.cpu_count() or 1
     index = program.index
@@ -97,7 +99,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         closures, ran, trace, eager_counts = _package_runs(program, packages)
 
         effect_table = table(effects)  # a bad extension is reported from here
-        scans, words = _scans(program, sources, workers)
+        scans, words = _scans(program, sources, workers, loaded.extras)
 
         def analyse() -> _Analysis:
             found = _effects(program, sources, effect_table, scans, words)
@@ -201,11 +203,26 @@ def _add_called_reads(scans: dict, called_reads: dict) -> None:
             first[read] = min(first.get(read, line), line)
 
 
-def _scans(program, sources: dict, workers: int) -> tuple[dict, dict]:
-    """Module -> its ModuleScan, and module -> the words of its source (readers.words_of),
-    in `workers` processes when there are many modules."""
+def _scan_parsed(info, source: bytes, tree, lazy_lines, is_module):
+    """A module's scan and words, made where the parse stage parsed it (load's per_tree),
+    with the source's checksum: they stand for the source read later only if it is the same."""
+    return (len(source), zlib.crc32(source),
+            scan_tree(tree, lazy_lines, source, info.name, info.path, info.kind == "package",
+                      is_module), words_of(source))
+
+
+def _scans(program, sources: dict, workers: int, made: dict) -> tuple[dict, dict]:
+    """Module -> its ModuleScan, and module -> the words of its source (readers.words_of):
+    those the parse stage `made` (of a source unchanged since), the others made here, in
+    `workers` processes when there are many modules."""
     index, is_module = program.index, program.index.__contains__
-    names = sorted(sources)
+    scans, words = {}, {}
+    for n in sources:
+        extra = made.get(n)
+        if extra is not None and extra[0] == len(sources[n]) and \
+                extra[1] == zlib.crc32(sources[n]):
+            scans[n], words[n] = extra[2], extra[3]
+    names = sorted(n for n in sources if n not in scans)
 
     def work(part):
         for n in part:
@@ -213,7 +230,9 @@ def _scans(program, sources: dict, workers: int) -> tuple[dict, dict]:
                               is_module), words_of(sources[n])
     found = map_streamed(work, names, workers if len(names) >= PARALLEL_MIN_FILES else 1,
                          every=64)
-    return {n: f[0] for n, f in zip(names, found)}, {n: f[1] for n, f in zip(names, found)}
+    scans.update((n, f[0]) for n, f in zip(names, found))
+    words.update((n, f[1]) for n, f in zip(names, found))
+    return {n: scans[n] for n in sorted(scans)}, {n: words[n] for n in sorted(words)}
 
 
 def _effects(program, sources: dict, effect_table, scans: dict, words: dict) -> _Found:

@@ -294,12 +294,20 @@ def parse_source(source: bytes, path: str, whole: bool) -> tuple[ast.Module, fro
 
 def scan_module(source: bytes, name: str, path: str, is_package: bool, is_module) -> ModuleScan:
     """What importing the module does (function bodies left to the engine)."""
-    scan = ModuleScan(name, path, is_package)
     try:
         tree, lazy_lines = parse_source(source, path, whole=False)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        scan = ModuleScan(name, path, is_package)
         scan.problem = f"cannot parse: {exc}"
         return scan
+    return scan_tree(tree, lazy_lines, source, name, path, is_package, is_module)
+
+
+def scan_tree(tree: ast.Module, lazy_lines: frozenset[int], source: bytes, name: str,
+              path: str, is_package: bool, is_module) -> ModuleScan:
+    """scan_module of a tree parsed already (its function bodies may be there or cut: the
+    scan does not enter them)."""
+    scan = ModuleScan(name, path, is_package)
     walker = _ModuleWalker(name, scan.package, "module", scan.env, scan.env, _Recorder(scan),
                            is_module, scan=scan)
     walker.scan_lazy_lines = lazy_lines

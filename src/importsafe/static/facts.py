@@ -605,17 +605,21 @@ def module_level_defs(tree: ast.Module):
 def facts_from_source(source: bytes | str, name: str, path: str, is_package: bool,
                       target: TargetVersion = (3, 11), bodies: bool = True,
                       nested: bool = True, compiles: bool = False,
-                      stub: tuple | None = None, env: tuple = ()) -> ModuleFacts:
+                      stub: tuple | None = None, env: tuple = (),
+                      on_tree=None) -> ModuleFacts:
     """Parse and extract; a file that cannot be read as Python gives facts with a problem.
     `nested`: also find the imports below the top level (for the results cache).
     `compiles`: the caller knows the source compiles (bytecode.compiled_before), so without
     `bodies` the function bodies need not be parsed at all (skim.py). `stub`: the imports
-    of the module's `.pyi` (helpers.stub_imports), for lazy_loader.attach_stub."""
+    of the module's `.pyi` (helpers.stub_imports), for lazy_loader.attach_stub.
+    `on_tree(tree, lazy_lines)`: called with the tree the facts were extracted from (function
+    bodies may be cut) and the lines of its `lazy` imports, once it is extracted."""
     facts = None
     if compiles and not bodies and isinstance(source, bytes):
-        facts = _skimmed_facts(source, name, path, is_package, target, stub, env)
+        facts = _skimmed_facts(source, name, path, is_package, target, stub, env, on_tree)
     if facts is None:
-        facts = _parsed_facts(source, name, path, is_package, target, bodies, stub, env)
+        facts = _parsed_facts(source, name, path, is_package, target, bodies, stub, env,
+                              on_tree)
     if facts.problem is None and _mentions_listing(source):
         facts = replace(facts, lists_dirs=True)
     if not nested or facts.problem is not None:
@@ -640,8 +644,8 @@ _INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)
 
 
 def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
-                   target: TargetVersion, stub: tuple | None = None, env: tuple = ()
-                   ) -> ModuleFacts | None:
+                   target: TargetVersion, stub: tuple | None = None, env: tuple = (),
+                   on_tree=None) -> ModuleFacts | None:
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
     # the bodies of `__init__` methods stay: a call of the class at import time runs them
@@ -649,8 +653,11 @@ def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
     skimmed = _skeleton(source, path, inits)
     if skimmed is None:
         return None
-    return extract(skimmed[0], name, path, is_package, target, False, source=source,
-                   def_spans=skimmed[1], stub=stub, env=env)
+    facts = extract(skimmed[0], name, path, is_package, target, False, source=source,
+                    def_spans=skimmed[1], stub=stub, env=env)
+    if on_tree is not None:
+        on_tree(skimmed[0], frozenset())
+    return facts
 
 
 def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
@@ -672,7 +679,7 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
 
 def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
                   target: TargetVersion, bodies: bool, stub: tuple | None = None,
-                  env: tuple = ()) -> ModuleFacts:
+                  env: tuple = (), on_tree=None) -> ModuleFacts:
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
     text = source  # what was parsed
@@ -694,8 +701,11 @@ def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
     except RecursionError:
         problem = FileProblem("IS001", 1, "cannot parse: nesting too deep for the parser")
         return ModuleFacts(name, path, is_package, (), problem=problem)
-    return extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params,
-                   source=text, stub=stub, env=env)
+    facts = extract(tree, name, path, is_package, target, bodies, lazy_lines, type_params,
+                    source=text, stub=stub, env=env)
+    if on_tree is not None:
+        on_tree(tree, lazy_lines)
+    return facts
 
 
 _INDENTED_IMPORT = re.compile(

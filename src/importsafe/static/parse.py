@@ -28,19 +28,24 @@ PARALLEL_MIN_FILES = 400
 
 
 def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
-               cache: FactsCache | None = None, env: tuple = ()) -> ModuleFacts:
-    """`env`: ((name, value), ...) of the environment variables given (--env)."""
+               cache: FactsCache | None = None, env: tuple = (),
+               per_tree=None) -> ModuleFacts:
+    """`env`: ((name, value), ...) of the environment variables given (--env).
+    `per_tree(info, source, tree, lazy_lines)`: called when the source is parsed here (not
+    when the cache has its facts), with the tree the facts came from."""
     def make(source: bytes, digest: str | None, stub: bytes | None = None) -> ModuleFacts:
         # a source CPython compiled before has no syntax error to find in a function body:
         # facts with stubs need not parse the bodies then (skim.py)
         compiles = not bodies and compiled_before(info.path, source)
+        on_tree = None if per_tree is None else \
+            (lambda tree, lazy_lines: per_tree(info, source, tree, lazy_lines))
         # the digest and the function-level imports serve only the results cache, which
         # exists exactly when the facts cache does
         facts = complete(facts_from_source(source, info.name, info.path,
                                            info.kind == "package", target_version, bodies,
                                            nested=cache is not None, compiles=compiles,
                                            stub=stub_imports(stub) if stub else None,
-                                           env=env),
+                                           env=env, on_tree=on_tree),
                          source)
         return replace(facts, digest=digest) if digest is not None else facts
 
@@ -186,22 +191,36 @@ def read_bytes(path: str) -> bytes:
 
 
 def _read_each(infos: Iterable[ModuleInfo], version, bodies: bool, cache: FactsCache | None,
-               env: tuple = ()):
+               env: tuple = (), per_tree=None):
+    """The facts of each module; with `per_tree`, (facts, what it gave for the module's
+    tree or None) pairs."""
     with no_cyclic_gc():
         for info in infos:
-            yield read_facts(info, version, bodies, cache, env)
+            if per_tree is None:
+                yield read_facts(info, version, bodies, cache, env)
+                continue
+            box: list = []
+            facts = read_facts(info, version, bodies, cache, env,
+                               lambda *a: box.append(per_tree(*a)))
+            yield facts, box[0] if box else None
 
 
 def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | None = None,
                bodies: bool = True, cache: FactsCache | None = None,
                into: LazyFacts | None = None, named: ImportedNames | None = None,
-               env: tuple = ()) -> dict[str, ModuleFacts]:
+               env: tuple = (), per_tree=None, extras: dict | None = None
+               ) -> dict[str, ModuleFacts]:
     """Parse every source module; in parallel processes when there are many. Without
     `bodies`, function bodies are left as stubs for the simulator to load when called.
     With `into`, a module the cache has a summary of comes back as that summary, and `into`
     holds it as pending (LazyFacts); the caller adds the others. `named` receives every
-    module name the facts import, as they come (while the children still parse)."""
+    module name the facts import, as they come (while the children still parse).
+    `per_tree` (read_facts) runs where each module is parsed; `extras` receives module ->
+    what it gave (the modules whose facts came from the cache have none)."""
     take = named.take if named is not None else None
+    if per_tree is not None and into is None:
+        return _load_with(infos, target_version, jobs, bodies, cache, named, env, per_tree,
+                          {} if extras is None else extras)
     todo = [i for i in infos if i.kind in ("module", "package")]
     found: dict[str, ModuleFacts] = {}
     if into is not None and not bodies and cache is not None:
@@ -232,10 +251,28 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
     return found
 
 
+def _load_with(infos, target_version, jobs, bodies, cache, named, env, per_tree,
+               extras: dict) -> dict[str, ModuleFacts]:
+    """load_facts with per_tree: (facts, extra) pairs from the workers, split here."""
+    todo = [i for i in infos if i.kind in ("module", "package")]
+    jobs = jobs or os.cpu_count() or 1
+    work = (lambda part: _read_each(part, target_version, bodies, cache, env, per_tree))
+    pairs = work(todo) if len(todo) < PARALLEL_MIN_FILES or jobs == 1 else \
+        map_streamed(work, todo, jobs)
+    found: dict[str, ModuleFacts] = {}
+    for f, extra in pairs:
+        found[f.name] = f
+        if named is not None:
+            named.take(f)
+        if extra is not None:
+            extras[f.name] = extra
+    return found
+
+
 def discover_and_parse(targets: list[Target], roots: list[str], target_version, jobs,
                        cache: FactsCache | None = None, mapped: dict[str, str] | None = None,
                        watch: list | None = None, scans: dict | None = None,
-                       env: tuple = ()):
+                       env: tuple = (), per_tree=None, extras: dict | None = None):
     """Scan the requested top-level packages, parse them, then pull in every other top-level
     package of the source roots that their imports name, until nothing new is reached.
     Function bodies are stubs here: the few called at import time are loaded on demand.
@@ -245,8 +282,11 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
     scans, reused while those directories are unchanged or list the same entries
     (RunCache.previous); the ones made here are added. Returns the module map, the facts,
     the problems found, and every module name the facts import (ImportedNames, for
-    Program.imported)."""
+    Program.imported). `per_tree`, `extras`: see load_facts; per_tree is called with the
+    module map's `__contains__` as its last argument, and an extra made while the map still
+    lacked modules found later is dropped (it may have asked about them)."""
     mapped = dict(mapped or {})
+    sizes: dict[str, int] = {}  # module -> how many modules the map held as it was parsed
     mapped.update((t.top, t.base) for t in targets if t.base is not None)
     analysed = analysed_by_root(targets, roots)
     problems: list = []
@@ -283,8 +323,11 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
                 index.setdefault(info.name, info)
                 new.append(info)
         lazy = facts if isinstance(facts, LazyFacts) else None
+        hook = None if per_tree is None else \
+            (lambda *a: per_tree(*a, index.__contains__))  # the map of this round
         fresh = load_facts(new, target_version, jobs, bodies=False, cache=cache, into=lazy,
-                           named=imported, env=env)
+                           named=imported, env=env, per_tree=hook, extras=extras)
+        sizes.update(dict.fromkeys(fresh, len(index)))
         pending = []
         for name, f in fresh.items():
             facts.setdefault(name, f)  # new: each top-level package is scanned once
@@ -296,6 +339,9 @@ def discover_and_parse(targets: list[Target], roots: list[str], target_version, 
                     scanned.add(top)  # external: not found, or another distribution's
                 else:
                     pending.append((root, top))
+    if extras is not None:
+        for name in [n for n in extras if sizes.get(n) != len(index)]:
+            del extras[name]
     return index, facts, problems, imported
 
 

@@ -1,0 +1,53 @@
+"""The lazy plan's module scans made in the parse stage (on the facts' own trees) are the
+scans of a parse of their own, and a scan made before the module map was complete is not used."""
+from pathlib import Path
+
+import pytest
+
+from importsafe.api import load
+from importsafe.lazyplan import apply
+from importsafe.lazyplan.readers import words_of
+from importsafe.lazyplan.scan import scan_module
+
+CASES = Path(__file__).parent / "cases"
+
+
+def _compare(loaded) -> int:
+    sources, _ = apply._sources(loaded.program.index)
+    index = loaded.program.index
+    compared = 0
+    for name, source in sources.items():
+        extra = loaded.extras.get(name)
+        if extra is None:
+            continue
+        info = index[name]
+        assert extra[2] == scan_module(source, name, info.path, info.kind == "package",
+                                       index.__contains__), name
+        assert extra[3] == words_of(source), name
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("bytecode", [False, True], ids=["source", "bytecode"])
+def test_parse_stage_scans_equal_their_own_parse(tmp_path, bytecode):
+    import compileall
+    import shutil
+    compared = 0
+    for case in ("lazy_explicit", "method_call", "computed_import", "lazy_eligibility"):
+        shutil.copytree(CASES / case, tmp_path / case)
+        if bytecode:  # the parse stage then cuts function bodies (skim.py)
+            compileall.compile_dir(str(tmp_path / case), quiet=2)
+        for pkg in sorted(p for p in (tmp_path / case).iterdir() if p.is_dir()):
+            compared += _compare(load([str(pkg)], jobs=1, per_tree=apply._scan_parsed))
+    assert compared >= 20
+
+
+def test_a_scan_made_before_a_later_top_was_found_is_dropped(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "__init__.py").write_text("import b\nX = b.Y\n")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "__init__.py").write_text("Y = 1\n")
+    loaded = load([str(tmp_path / "a")], [str(tmp_path)], jobs=1, per_tree=apply._scan_parsed)
+    assert {"a", "b"} <= set(loaded.program.index)
+    assert "a" not in loaded.extras and "b" in loaded.extras
+    assert _compare(loaded) == 1
