@@ -21,7 +21,7 @@ class Classes:
             base = self.canonical(base)
             kind = self.kind(base)
             if kind is not None and kind[0] == "class" and not base[3] \
-                    and base[1] != ctx.caller:
+                    and not self.is_caller(ctx, base[1]):
                 self.effect(ctx, "subclass", (base[1], base[2], "__subclasses__"),
                             f"defines {name}, a subclass of {base[1]}.{base[2]}")
         ancestors = self.ancestors(bases)

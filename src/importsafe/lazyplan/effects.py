@@ -57,13 +57,30 @@ class _Ctx:
         self.reads: list = []  # (state, what, access)
 
 
+class _Body:
+    """A function body being run (Engine._run): the modules tested against the caller,
+    and whether a call in it was left unfollowed."""
+    __slots__ = ("compared", "cut")
+
+    def __init__(self):
+        self.compared: set = set()
+        self.cut = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    effects: tuple  # (result, raw, reads)
+    compared: frozenset
+    cut_at: int | None  # the depth it ran at, when it left a call unfollowed
+
+
 class _FunctionWalker(Walker):
     def define(self, node):
         return self.hooks.engine.closure(self.module, node, self.env, self.klass)
 
     def lookup(self, name):
         if (name not in self.env or name in self.declared) and \
-                self.module == self.hooks.ctx.caller:
+                self.hooks.engine.is_caller(self.hooks.ctx, self.module):
             self.hooks.engine.note_read(name)
         return super().lookup(name)
 
@@ -105,8 +122,10 @@ class Engine(Classes):
         self._trees: dict[str, dict] = {}
         self._split: dict[str, list[bytes]] = {}  # module -> its source's lines
         self._results: dict[str, dict] = {}
-        self._cache: dict = {}
+        self._cache: dict = {}  # _run's key -> _Done
+        self._shared: dict = {}  # the same without the caller: see _run
         self._active: set = set()
+        self._running: list[_Body] = []  # the bodies being run, outermost first
         self._closures: dict = {}
         self.assumed: dict[str, set] = {}  # module -> external functions it calls, unlisted
         # module -> its own global names that functions it calls at import time read,
@@ -141,6 +160,19 @@ class Engine(Classes):
             for state, what, access in dict.fromkeys(ctx.reads):
                 reads.append(OrderRead(name, scan.path, line, state, what, access))
         return effects, reads
+
+    def is_caller(self, ctx: _Ctx, module: str) -> bool:
+        """`module == ctx.caller`, noted for every body running: what a body does depends on
+        its caller only through such tests (see _run)."""
+        for body in self._running:
+            body.compared.add(module)
+        return module == ctx.caller
+
+    def _cut(self) -> None:
+        """A call not followed (too deep, or a body already running): what every running
+        body does depends on how deep it runs."""
+        for body in self._running:
+            body.cut = True
 
     def note_read(self, name: str) -> None:
         if self._now is not None:
@@ -202,7 +234,7 @@ class Engine(Classes):
             return None
         return self.scans[value[1]].kinds.get(value[2])
 
-    def is_own(self, value: tuple | None, caller: str) -> bool:
+    def is_own(self, value: tuple | None, ctx: _Ctx) -> bool:
         """An object of the importing module itself (a class, function or instance it made)."""
         if value is None:
             return False
@@ -210,13 +242,16 @@ class Engine(Classes):
         if value == OWN or value[0] == "new":
             return True
         kind = self.kind(value)
-        return value[0] == "g" and value[1] == caller and not value[3] and kind is not None \
-            and kind[0] in ("def", "class", "inst")
+        return value[0] == "g" and not value[3] and kind is not None \
+            and kind[0] in ("def", "class", "inst") and self.is_caller(ctx, value[1])
 
     # -- writes and reads -------------------------------------------------------------------
     def write(self, ctx: _Ctx, code_module: str, line: int, target, op, key) -> None:
         target = self.canonical(target)
         tag = target[0]
+        if op == "augment" and tag == "g" and not target[3] and \
+                (self.kind(target) or ("",))[0] == "const":
+            return  # `x += ...` of a tuple or string binds a new one: the original is intact
         name = key[1] if key is not None and key[0] == "lit-key" else "?"
         if tag == "g":
             owner, path = target[1], (target[2], *target[3])
@@ -226,7 +261,7 @@ class Engine(Classes):
             owner, path = target[1], ()
         else:
             return
-        if owner == ctx.caller or owner == "builtins" and path:
+        if owner == "builtins" and path or self.is_caller(ctx, owner):
             return
         attribute = op in ("setattr", "delattr")
         if attribute:
@@ -241,15 +276,15 @@ class Engine(Classes):
             if op in ("setitem", "augment") or op.startswith("call:") and op[5:] in (
                 "append", "add", "insert", "update", "setdefault", "register", "extend",
                 "appendleft", "__setitem__") else f"changes {dotted}"
-        site = (self.scans[code_module].path, line) if code_module != ctx.caller \
-            and code_module in self.scans else None
+        site = (self.scans[code_module].path, line) if code_module in self.scans \
+            and not self.is_caller(ctx, code_module) else None
         keyed = op in ("setitem", "delitem") or op.startswith("call:")
         ctx.raw.append((kind, (owner, *path), what,
-                        keyed and key is not None and self.is_own(key, ctx.caller), site))
+                        keyed and key is not None and self.is_own(key, ctx), site))
 
     def read(self, ctx: _Ctx, value, access: str) -> None:
         value = self.canonical(value)
-        if value[0] != "g" or value[1] not in self.scans or value[1] == ctx.caller:
+        if value[0] != "g" or value[1] not in self.scans or self.is_caller(ctx, value[1]):
             return
         path = (value[2], *value[3])
         if "[]" in path:
@@ -268,13 +303,14 @@ class Engine(Classes):
     def effect(self, ctx: _Ctx, kind: str, state: tuple, what: str, keyed: bool = False,
                code_module: str | None = None, line: int = 0) -> None:
         site = (self.scans[code_module].path, line) if code_module and \
-            code_module != ctx.caller and code_module in self.scans else None
+            code_module in self.scans and not self.is_caller(ctx, code_module) else None
         ctx.raw.append((kind, state, what, keyed, site))
 
     # -- calls ----------------------------------------------------------------------------
     def call(self, ctx: _Ctx, code_module: str, line: int, callee, args: tuple, kwargs: tuple,
              how: str = "call", self_value: tuple = UNK, cond: bool = False) -> tuple:
         if ctx.depth > MAX_DEPTH:
+            self._cut()
             return UNK
         if cond and not ctx.conditional:
             branch = _Ctx(ctx.caller, ctx.depth, True)
@@ -312,6 +348,7 @@ class Engine(Classes):
             return self._run(ctx, callee[1], node, None, args, kwargs) if node else UNK
         elif not attrs and kind[0] == "class":
             if ctx.depth >= MAX_CONSTRUCTOR_DEPTH:
+                self._cut()
                 return ("new", base)
             return self.instantiate(ctx, base, args, kwargs)
         elif len(attrs) == 1 and kind[0] in ("class", "inst"):
@@ -339,7 +376,7 @@ class Engine(Classes):
             self._apply_entry(ctx, code_module, line, entry, args)
         elif callee[3] and callee[3][-1] in self.table.mutators:
             self._mutate(ctx, code_module, line, callee, args)
-        elif callee[1] != "builtins" and code_module == ctx.caller:
+        elif callee[1] != "builtins" and self.is_caller(ctx, code_module):
             self.assumed.setdefault(ctx.caller, set()).add(dotted)
         return ("res", callee, ())
 
@@ -358,7 +395,7 @@ class Engine(Classes):
         if entry.kind == "none" or entry.kind == "output" and ctx.conditional:
             return
         keyed = entry.keyed is not None and entry.keyed < len(args) and \
-            self.is_own(args[entry.keyed], ctx.caller)
+            self.is_own(args[entry.keyed], ctx)
         what = {"output": f"writes to {entry.state}"}.get(entry.kind, f"changes {entry.state}")
         self.effect(ctx, entry.kind, ("process", entry.state), what, keyed, code_module, line)
 
@@ -371,20 +408,42 @@ class Engine(Classes):
         return made
 
     def _run(self, ctx, module, node, klass, args, kwargs, env=None) -> tuple:
-        """Run a function body with these arguments; its effects go to ctx."""
-        key = (ctx.caller, module, id(node), klass, args, kwargs, id(env), ctx.conditional)
+        """Run a function body with these arguments; its effects go to ctx. A body run for
+        one caller stands for another one too when none of its tests of the caller
+        (is_caller) named either: every such test comes out the same (False) for both. A
+        run that left a call unfollowed (_cut) stands only for runs as deep or deeper."""
+        shared_key = (module, id(node), klass, args, kwargs, id(env), ctx.conditional)
+        key = (ctx.caller, shared_key)
         found = self._cache.get(key)
+        if found is None or found.cut_at is not None and ctx.depth < found.cut_at:
+            found = self._shared.get(shared_key)
+            if found is not None and (ctx.caller in found.compared or found.cut_at is not None
+                                      and ctx.depth < found.cut_at):
+                found = None
         if found is None:
             if key in self._active:
+                self._cut()
                 return UNK
             self._active.add(key)
             inner = _Ctx(ctx.caller, ctx.depth + 1, ctx.conditional)
+            body = _Body()
+            self._running.append(body)
             try:
-                found = self._interpret(inner, module, node, klass, args, kwargs, env)
+                done = self._interpret(inner, module, node, klass, args, kwargs, env)
             finally:
                 self._active.discard(key)
-            self._cache[key] = found
-        result, raw, reads = found
+                self._running.pop()
+            found = self._cache[key] = _Done(done, frozenset(body.compared),
+                                             ctx.depth if body.cut else None)
+            if ctx.caller not in body.compared:
+                old = self._shared.get(shared_key)
+                if old is None or old.cut_at is not None and (found.cut_at is None
+                                                              or found.cut_at < old.cut_at):
+                    self._shared[shared_key] = found  # the one that serves more depths
+        for outer in self._running:  # what decided this body decides the bodies calling it
+            outer.compared.update(found.compared)
+            outer.cut = outer.cut or found.cut_at is not None
+        result, raw, reads = found.effects
         ctx.raw.extend(raw)
         ctx.reads.extend(reads)
         return result

@@ -69,7 +69,8 @@ class ModuleScan:
     path: str
     is_package: bool
     env: dict = field(default_factory=dict)  # top-level name -> value, as the import ends
-    kinds: dict = field(default_factory=dict)  # name -> ("def"|"class", line) | ("inst", cls)
+    # name -> ("def"|"class"|"const", line) | ("inst", cls) | ("result", call)
+    kinds: dict = field(default_factory=dict)
     classes: dict = field(default_factory=dict)  # module-level class name -> ClassInfo
     stars: tuple[str, ...] = ()
     actions: list = field(default_factory=list)
@@ -128,6 +129,28 @@ class _ModuleWalker(Walker):
     def stmt(self, node):
         self.line = node.lineno
         super().stmt(node)
+
+    def bind(self, name, value, line):
+        if self.kind == "module" and self.scan.kinds.get(name, ("",))[0] == "const":
+            del self.scan.kinds[name]  # rebound: maybe to a mutable object
+        super().bind(name, value, line)
+
+    def s_Assign(self, node):
+        super().s_Assign(node)
+        self._immutable(node.targets, node.value, node.lineno)
+
+    def s_AnnAssign(self, node):
+        super().s_AnnAssign(node)
+        self._immutable([node.target], node.value, node.lineno)
+
+    def _immutable(self, targets, value, line) -> None:
+        """A name the module binds, unconditionally, to a tuple or a constant: `+=` on it
+        makes a new object (ModuleScan.kinds "const")."""
+        if self.kind == "module" and self.cond == 0 and \
+                isinstance(value, (ast.Tuple, ast.Constant, ast.JoinedStr)):
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    self.scan.kinds[target.id] = ("const", line)
 
     def lookup(self, name):
         if self.cond == 0 and name not in self.scan.first_reads:

@@ -1,0 +1,5 @@
+from .parser import DEFAULTS, run
+
+STEPS = run(("c",))
+TAGS = DEFAULTS
+TAGS += ("d",)

@@ -1,0 +1,7 @@
+DEFAULTS = ("a", "b")
+
+
+def run(more=()):
+    steps = DEFAULTS
+    steps += more
+    return steps

@@ -1,0 +1,2 @@
+from .parser import DEFAULTS, run
+from . import extra

@@ -1,0 +1,4 @@
+from .parser import DEFAULTS
+
+TAGS = DEFAULTS
+TAGS += ["d"]

@@ -1,0 +1,5 @@
+DEFAULTS = ["a", "b"]
+
+
+def run(more=()):
+    return list(DEFAULTS) + list(more)

@@ -1,0 +1,2 @@
+import lz_listaug
+print(lz_listaug.run(), lz_listaug.DEFAULTS)
