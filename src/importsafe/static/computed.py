@@ -300,15 +300,22 @@ class ComputedImports:
 
     def _iterated(self, source, frame) -> tuple | None:
         """("name", var, how): the keys, values or items of a literal dict held by `var`, or
-        the names of a list it holds; ("dir", name, attrs): dir() of a module."""
+        the names of a list it holds; ("attr", name, attrs): the same of `name.attrs`
+        iterated; ("dir", name, attrs): dir() of a module."""
         if source[0] == "dir":
             return self.names_of(source, frame)
         if source[0] == "comp":
             return self.comprehension(source, frame)
-        try:
-            table = self.lookup(source[1], frame)
-        except (SimError, SimUnknown):
-            return None
+        if source[0] == "attr":  # another module's value, now (its read is an event before)
+            table = self.value_now(source[1], source[2], frame)
+            if table is None:
+                return None
+            source = ("attr", None, "keys")
+        else:
+            try:
+                table = self.lookup(source[1], frame)
+            except (SimError, SimUnknown):
+                return None
         if table[0] == "all" and source[2] == "keys":
             return table[1]
         if table[0] == "lit" and table[1].__class__ is tuple and source[2] == "keys":

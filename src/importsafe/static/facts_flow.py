@@ -125,6 +125,9 @@ class ControlFlow:
         if bound & set(targets) or set(targets) & self.global_names():
             return None
         source = ("values", values) if values is not None else _loop_source(node.iter)
+        chain = attr_chain(node.iter) if source is None else None
+        if chain is not None and chain[1]:  # `for n in names.ALL`: a value when it runs
+            source = ("attr", chain[0], chain[1])
         if source is None:  # pure code's value when it runs (a listing: dirlisting.py)
             program = compile_expr(node.iter)
             source = ("eval", program) if program is not None else None

@@ -1,0 +1,1 @@
+from laf import VALUE

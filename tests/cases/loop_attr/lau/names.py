@@ -1,0 +1,3 @@
+from json import loads
+
+ALL = loads('["b"]')

@@ -1,0 +1,1 @@
+from lau import VALUE
