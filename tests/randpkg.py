@@ -469,6 +469,13 @@ class Generator:
             if guard == "none" and self.computed_rng.random() < self.p_computed and \
                     local != "importlib" and "importlib" not in m.defs:
                 line = f"import importlib\n{local} = {self.computed_call(m, t.name)}"
+                if self.computed_rng.random() < 0.25 and local not in ("_ci_self", "_ci_n"):
+                    # the name from a loop over a module's attribute (here the module's own,
+                    # read through an import of itself while it runs)
+                    line = (f"import importlib\nimport {m.name} as _ci_self\n"
+                            f"_ci_names = ({t.name!r},)\n"
+                            "for _ci_n in _ci_self._ci_names:\n"
+                            f"    {local} = importlib.import_module(_ci_n)")
         else:
             last = t.name.rpartition(".")[2]
             local, expr = last, last
