@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-import figures
 import randpkg
 from support import outcome_key, run_cpython
 
@@ -79,24 +78,22 @@ def count_outcomes(real: dict) -> Counter:
     return c
 
 
-def distribution(real: dict) -> str:
-    return figures.distribution(count_outcomes(real))
-
-
-def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path, figure):
-    """The generator alone, checked against CPython: no static side involved."""
-    seeds = range(50)
-    for seed in seeds[:10]:
+def test_generator_is_deterministic_and_compiles():
+    """The generator alone; what its packages do under CPython is checked on every seed of
+    the differential test (generated_outcomes)."""
+    for seed in range(10):
         files = randpkg.generate(seed)
         assert files == randpkg.generate(seed), f"seed {seed} is not deterministic"
         assert 3 <= len(files) <= 12
         for rel, src in files.items():
             compile(randpkg.eager(src), rel, "exec")
-    real = reality(seeds, tmp_path)
-    figure(f"randpkg over {len(real)} packages: {distribution(real)}")
 
-    # Failures are about import order, never typos: every missing name is one the package
-    # defines somewhere (or a submodule), and every exception is one of the expected three.
+
+def generated_outcomes(real: dict) -> None:
+    """Failures are about import order, never typos: every missing name is one the package
+    defines somewhere (or a submodule), every exception one of the expected kinds (but the
+    rstrip idiom's missing module), and the
+    share of failing pairs and of each kind is in the generator's target range."""
     bad = []
     kinds = Counter()
     for seed, (pkg, results) in real.items():
@@ -105,11 +102,17 @@ def test_generator_is_deterministic_compiles_and_fails_for_import_order(tmp_path
         known = {a or b for a, b in known} | {m.rpartition(".")[2] for m in list_modules(pkg)}
         known |= set(re.findall(r" as (\w+)", sources))  # ImportCycleError names the binding
         known |= set(re.findall(r"^# binds (\w+) =", sources, re.M))  # randpkg.dynamic_tail
+        # bokeh's `file.rstrip(".py")` (characters, not a suffix), which randpkg copies,
+        # names a module that does not exist in every order
+        stripped = {f"{m.rpartition('.')[0]}.{(m.rpartition('.')[2] + '.py').rstrip('.py')}"
+                    for m in list_modules(pkg)}
         for (entry, mode), r in results.items():
             if r["outcome"] == "ok":
                 continue
             err = r.get("error") or {}
             kinds[err.get("exception", r["outcome"])] += 1
+            if err.get("exception") == "ModuleNotFoundError" and err["module"] in stripped:
+                continue
             if r["outcome"] != "error" or err["exception"] not in EXPECTED_EXCEPTIONS \
                     or err["name"] not in known:
                 bad.append((seed, entry, mode, r))
@@ -133,6 +136,8 @@ def test_static_prediction_matches_cpython(tmp_path, tally, chunk):
         pytest.skip("importsafe.check() does not exist yet")
     seeds = range(chunk, N, CHUNKS)
     real = reality(seeds, tmp_path)
+    if len(seeds) >= 40:  # a share is meaningful over enough packages
+        generated_outcomes(real)
 
     mismatches = []  # (seed, entry, mode, cpython key, static key, cpython msg, static msg)
     agree = total = assumed = 0
