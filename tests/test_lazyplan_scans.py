@@ -51,3 +51,18 @@ def test_a_scan_made_before_a_later_top_was_found_is_dropped(tmp_path):
     assert {"a", "b"} <= set(loaded.program.index)
     assert "a" not in loaded.extras and "b" in loaded.extras
     assert _compare(loaded) == 1
+
+
+def test_parse_stage_scans_in_worker_processes_equal_the_serial_ones(tmp_path):
+    from importsafe.static.parse import PARALLEL_MIN_FILES
+    pkg = tmp_path / "many"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from . import m0\n")
+    for i in range(PARALLEL_MIN_FILES + 10):
+        (pkg / f"m{i}.py").write_text(f"from . import m{(i + 1) % 7}\nREG = []\n"
+                                      f"def f{i}():\n    return REG\nREG.append(f{i})\n")
+    serial = load([str(pkg)], jobs=1, per_tree=apply._scan_parsed)
+    forked = load([str(pkg)], jobs=2, per_tree=apply._scan_parsed)
+    assert set(serial.extras) == set(forked.extras) == set(serial.program.index)
+    assert all(serial.extras[n] == forked.extras[n] for n in serial.extras)
+    assert _compare(forked) == len(forked.extras)
