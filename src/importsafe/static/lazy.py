@@ -43,7 +43,7 @@ class LazyImports:
         parts = dotted.split(".")
         for i in range(1, len(parts)):
             parent, child = ".".join(parts[:i]), parts[i]
-            if child not in self.registered(parent):
+            if not self.is_registered(parent, child):
                 self.register(parent, child)
             pst = self.state(parent)  # in sys.modules now: the proxy goes on at once
             if pst is not None and not pst.opaque and pst.info.is_package \

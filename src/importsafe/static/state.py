@@ -25,7 +25,7 @@ from .torchops import OpTable
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 REGISTRY = "\0registry"  # the `module` of logged writes to ImportState.registry
 ASSUMED = "\0assumed"  # the `module` of logged writes to ImportState.assumed
-_NOT_MODULE_STATE = frozenset("pgz")  # dependency kinds that outlive module creation
+_NOT_MODULE_STATE = frozenset("pgGz")  # dependency kinds that outlive module creation
 MISSING = object()
 NO_MODULE = object()
 WRITTEN = object()  # the value of a write marker in the log (see ImportState.write)
@@ -395,6 +395,9 @@ class ImportState:
         self.stale_log: list[tuple[str, int]] = []
         self.clock = 0
         self.rec_starts: list[int] = []  # clock at the start of each active recording
+        # per active recording: parent -> the children it registered itself (register), so
+        # far; a read of the registry depends on the rest only (registered)
+        self.rec_regs: list[dict[str, set]] = []
         self.rec_start = -1  # of the innermost one
         self.log: list[tuple] = []  # (dependency, value) as first read
         self.writes: list[tuple] = []  # (module, op, key, value)
@@ -487,7 +490,16 @@ class ImportState:
     def registered(self, parent: str) -> frozenset[str]:
         found = self.registry.get(parent, frozenset())
         if self.rec_starts:
-            self.log.append((("g", parent, None), found))
+            own = self.rec_regs[-1].get(parent)
+            self.log.append((("g", parent, None), found - own if own else found))
+        return found
+
+    def is_registered(self, parent: str, child: str) -> bool:
+        """`child in registered(parent)`, a dependency of its own: what the rest of the
+        registry holds does not decide it."""
+        found = child in self.registry.get(parent, ())
+        if self.rec_starts:
+            self.log.append((("G", parent, child), found))
         return found
 
     def is_resolving(self, holder: str, name: str) -> bool:
@@ -503,9 +515,12 @@ class ImportState:
 
     # -- logged writes --------------------------------------------------------------------
     def register(self, parent: str, child: str) -> None:
-        self.registry[parent] = self.registry.get(parent, frozenset()) | {child}
+        old = self.registry.get(parent, frozenset())
+        self.registry[parent] = old | {child}
         if self.rec_starts:
             self.writes.append((REGISTRY, "reg", parent, child))
+            if child not in old:
+                self.rec_regs[-1].setdefault(parent, set()).add(child)
 
     def assume(self, assumption) -> None:
         """Record an Assumption; a recording replays it with the rest of its writes."""
@@ -607,6 +622,8 @@ class ImportState:
         """The current value of a dependency (what the logged read would return)."""
         if kind == "g":
             return self.registry.get(mod, frozenset())
+        if kind == "G":
+            return key in self.registry.get(mod, ())
         if kind == "z":
             return (mod, key) in self.resolving
         st = self.modules.get(mod)
@@ -624,6 +641,7 @@ class ImportState:
     def begin_recording(self, name: str) -> tuple[int, int, int]:
         self.clock += 1
         self.rec_starts.append(self.clock)
+        self.rec_regs.append({})
         self.rec_start = self.clock
         marks = len(self.log), len(self.writes), len(self.stale_log)
         self.state(name)  # absent: the recording creates it
@@ -633,6 +651,7 @@ class ImportState:
                       stop=None) -> None:
         log_mark, write_mark, stale_mark = marks
         self.rec_starts.pop()
+        own = self.rec_regs.pop()
         self.rec_start = self.rec_starts[-1] if self.rec_starts else -1
         kept, created = _summary(self.log, log_mark)
         writes = tuple([w for w in self.writes[write_mark:] if w[0] not in created])
@@ -646,17 +665,29 @@ class ImportState:
         del self.log[log_mark:]
         del self.writes[write_mark:]
         if self.rec_starts:
-            self.log.extend(kept)
+            self.log.extend(self._outer_reads(kept))
             self.writes.extend(writes)
+            outer = self.rec_regs[-1]  # what this one registered, the enclosing one did
+            for parent, children in own.items():
+                outer.setdefault(parent, set()).update(children)
         if name is not None:
             table = self.program.deps  # one object per distinct dependency, see Program
             deps = tuple([table.setdefault(read, read) for read in deps])
             self.program.remember(name, (deps, writes, made, stale, outcome), stop)
 
+    def _outer_reads(self, reads):
+        """A nested import's registry reads as reads of the enclosing recording: without
+        the children it registered itself before (they are its writes, not its state)."""
+        own = self.rec_regs[-1]
+        if not own:
+            return reads
+        return [(key, value - own[key[1]]) if key[0] == "g" and key[1] in own
+                else (key, value) for key, value in reads]
+
     def replay(self, variant) -> tuple:
         deps, writes, made, stale, outcome = variant
         if self.rec_starts:
-            self.log.extend(deps)
+            self.log.extend(self._outer_reads(deps))
         self.clock = ModState.restore_all(made, self.modules, self.epochs, self.clock)
         for name, op, key, value in writes:
             if name == REGISTRY:
