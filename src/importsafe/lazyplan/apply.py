@@ -7,7 +7,6 @@ import os
 import tempfile
 import zlib
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Iterable, Sequence
 
 from ..api import deep_recursion, load
@@ -108,9 +107,12 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
                                              set(scans), loaded.roots, found.engine.lineage),
                              found.engine.assumed)
         base, analysis = _first_runs(program, entries, analyse, workers)
-        # today's normal-mode result matters only where one with the plan is not ok
-        today = partial(_today, program, base, workers=workers)
-        today([(e, "normal") for e in entries if base[(e, "lazy")].outcome == "error"])
+        # today's normal-mode result matters only where one with the plan is not ok, and
+        # for the report of lazy mode's failures: asked for together, in one stage
+        failing_lazy = [(e, "normal") for e in entries if base[(e, "lazy")].outcome == "error"]
+
+        def today(pairs):
+            return _today(program, base, [*failing_lazy, *pairs], workers)
         _add_called_reads(scans, analysis.called_reads)
         modules = analysis.modules
         verdicts = _verdicts(program, scans, effect_table, analysis, entries, sources,
@@ -120,6 +122,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         unlisted = frozenset(n for n, text in sources.items() if b"__lazy_modules__" in text)
         checked = check_plan(program, verdicts, entries, today, by_statement, style,
                              workers=workers, unlisted=unlisted)
+        today(())  # the lazy-mode failures' normal-mode results, whatever check_plan asked
         lazy = set(checked.lazy)
         after = dict(checked.after)
         after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
