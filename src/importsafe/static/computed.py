@@ -307,22 +307,20 @@ class ComputedImports:
         if source[0] == "comp":
             return self.comprehension(source, frame)
         if source[0] == "attr":  # another module's value, now (its read is an event before)
-            table = self.value_now(source[1], source[2], frame)
-            if table is None:
-                return None
-            source = ("attr", None, "keys")
+            table, how = self.value_now(source[1], source[2], frame), "keys"
         else:
             try:
-                table = self.lookup(source[1], frame)
+                table, how = self.lookup(source[1], frame), source[2]
             except (SimError, SimUnknown):
                 return None
-        if table[0] == "all" and source[2] == "keys":
+        if table is None:
+            return None
+        if table[0] == "all" and how == "keys":
             return table[1]
-        if table[0] == "lit" and table[1].__class__ is tuple and source[2] == "keys":
+        if table[0] == "lit" and table[1].__class__ is tuple and how == "keys":
             return table[1]  # a tuple of literals
         if table[0] != "dict" or len(table) > 2 and table[2] != "list":
             return None  # a set's order is not known
-        how = source[2]
         if how == "keys":
             return tuple(k for k, _ in table[1])
         if how == "values":

@@ -218,9 +218,6 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
     `per_tree` (read_facts) runs where each module is parsed; `extras` receives module ->
     what it gave (the modules whose facts came from the cache have none)."""
     take = named.take if named is not None else None
-    if per_tree is not None and into is None:
-        return _load_with(infos, target_version, jobs, bodies, cache, named, env, per_tree,
-                          {} if extras is None else extras)
     todo = [i for i in infos if i.kind in ("module", "package")]
     found: dict[str, ModuleFacts] = {}
     if into is not None and not bodies and cache is not None:
@@ -237,35 +234,28 @@ def load_facts(infos: Sequence[ModuleInfo], target_version=(3, 11), jobs: int | 
                     take(found_summary)
         todo = [i for i in todo if i.name not in found]
     jobs = jobs or os.cpu_count() or 1
+    extras = {} if extras is None else extras
+
+    def facts_of(result) -> ModuleFacts:  # with per_tree, _read_each gives pairs
+        return result if per_tree is None else result[0]
+
+    def work(part):
+        return _read_each(part, target_version, bodies, cache, env, per_tree)
     if len(todo) < PARALLEL_MIN_FILES or jobs == 1:
-        for f in _read_each(todo, target_version, bodies, cache, env):
-            found[f.name] = f
-            if take is not None:
-                take(f)
-        return found
-    # this process and forked children (no pool to start, nothing to send them) take files
-    # as they go; the children send their facts in batches, read here between files
-    fresh = map_streamed(lambda part: _read_each(part, target_version, bodies, cache, env), todo,
-                         jobs, take=take)
-    found.update((f.name, f) for f in fresh)
-    return found
-
-
-def _load_with(infos, target_version, jobs, bodies, cache, named, env, per_tree,
-               extras: dict) -> dict[str, ModuleFacts]:
-    """load_facts with per_tree: (facts, extra) pairs from the workers, split here."""
-    todo = [i for i in infos if i.kind in ("module", "package")]
-    jobs = jobs or os.cpu_count() or 1
-    work = (lambda part: _read_each(part, target_version, bodies, cache, env, per_tree))
-    pairs = work(todo) if len(todo) < PARALLEL_MIN_FILES or jobs == 1 else \
-        map_streamed(work, todo, jobs)
-    found: dict[str, ModuleFacts] = {}
-    for f, extra in pairs:
+        results = list(work(todo))
+        if take is not None:
+            for result in results:
+                take(facts_of(result))
+    else:
+        # this process and forked children (no pool to start, nothing to send them) take
+        # files as they go; the children send their facts in batches, read here between files
+        results = map_streamed(work, todo, jobs, take=None if take is None else
+                               (lambda result: take(facts_of(result))))
+    for result in results:
+        f = facts_of(result)
         found[f.name] = f
-        if named is not None:
-            named.take(f)
-        if extra is not None:
-            extras[f.name] = extra
+        if per_tree is not None and result[1] is not None:
+            extras[f.name] = result[1]
     return found
 
 
