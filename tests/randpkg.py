@@ -469,13 +469,27 @@ class Generator:
             if guard == "none" and self.computed_rng.random() < self.p_computed and \
                     local != "importlib" and "importlib" not in m.defs:
                 line = f"import importlib\n{local} = {self.computed_call(m, t.name)}"
-                if self.computed_rng.random() < 0.25 and local not in ("_ci_self", "_ci_n"):
+                shape = self.computed_rng.random()
+                if shape < 0.25 and local not in ("_ci_self", "_ci_n"):
                     # the name from a loop over a module's attribute (here the module's own,
                     # read through an import of itself while it runs)
                     line = (f"import importlib\nimport {m.name} as _ci_self\n"
                             f"_ci_names = ({t.name!r},)\n"
                             "for _ci_n in _ci_self._ci_names:\n"
                             f"    {local} = importlib.import_module(_ci_n)")
+                elif shape < 0.4 and local not in ("_ci_table", "_ci_set", "_ci_n"):
+                    # the name from a container changed at import time: an entry set by a
+                    # function, or an item appended (a missed change imports the decoy)
+                    if self.computed_rng.random() < 0.5:
+                        line = ('import importlib\n_ci_table = {"k": "rp_decoy_absent"}\n\n\n'
+                                "def _ci_set(value):\n    _ci_table[\"k\"] = value\n\n\n"
+                                f"_ci_set({t.name!r})\n"
+                                f'{local} = importlib.import_module(_ci_table["k"])')
+                    else:
+                        line = (f"import importlib\n_ci_table = []\n"
+                                f"_ci_table.append({t.name!r})\n"
+                                "for _ci_n in _ci_table:\n"
+                                f"    {local} = importlib.import_module(_ci_n)")
         else:
             last = t.name.rpartition(".")[2]
             local, expr = last, last

@@ -10,6 +10,7 @@ from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunc
 from .events import PROCESS_EXIT, Call, Exit, Raise, Use
 from .exprs import OWN_MODULE
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
+from .mutation import MUTATING
 from .names import BUILTIN_NAMES
 from .purefn import BUILTINS, CAST, Function, NoValue, PureObject, evaluate
 from .shapes import MAX_DICT
@@ -32,6 +33,8 @@ class CallReplay:
     unlisted = None  # why the listing a ForEach's pass with unknown values iterates is not known
 
     def e_Call(self, ev: Call, frame):
+        if ev.attrs and ev.attrs[-1] in MUTATING:
+            self.method_changes(ev, frame)
         if ev.returned:
             return  # the Exit after it makes the call (returned_call)
         value = self.resolve(ev.name, ev.attrs, frame)
@@ -80,6 +83,7 @@ class CallReplay:
             return ()
         known = []
         for key, name in passed[4]:
+            self.shared(name, frame)
             if name == OWN_MODULE:  # the module itself, while it is the one in sys.modules
                 st = frame.module
                 if self.reads_builtin("sys.modules", frame) and self.state(st.name) is st:
@@ -135,6 +139,7 @@ class CallReplay:
                         func.positional[key] if key < len(func.positional) else None
                     if name in params:
                         frame.locals[name] = value
+        self.frames.append(frame)
         try:
             self.exec_block(func.body, frame)
         except FunctionReturn:
@@ -143,6 +148,7 @@ class CallReplay:
             err.uncertain = err.uncertain or frame.uncertain
             raise
         finally:
+            self.frames.pop()
             self.calls.pop()
             self.recursing.pop()
 
@@ -421,8 +427,8 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
         body = body[:-1]  # `return f(x)`: its Call is in the body, `x` read by a Use
     for ev in body:
         cls = ev.__class__
-        if cls is not Use and cls is not Call:
-            return False
+        if cls is not Use and (cls is not Call or ev.attrs and ev.attrs[-1] in MUTATING):
+            return False  # (a change of a container passed to it is not a read)
         name = ev.name
         if name in local:
             continue

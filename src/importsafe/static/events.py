@@ -91,6 +91,20 @@ class SetAttr:
 
 
 @dataclass(frozen=True, slots=True)
+class SetItem:
+    """A change of the container `name.attrs` holds: `x[key] = value` (op "set", `value` a
+    Bind value), `del x[key]` ("del"), or any other (`x[k] += 1`, `x[i][j] = v`: "change").
+    Calls of mutating methods (`x.append(v)`) are Call events the simulator reads as such."""
+
+    line: int
+    name: str
+    attrs: tuple[str, ...] = ()
+    op: str = "change"
+    key: tuple | None = None  # the key's spelled parts (exprs.spell), when known
+    value: tuple | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Del:
     line: int
     names: tuple[str, ...]

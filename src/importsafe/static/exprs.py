@@ -9,7 +9,7 @@ import ast
 import string
 from dataclasses import replace
 
-from .events import Bind, Call, ComputedImport, GetAttr, If, Import, SetAttr, Use
+from .events import Bind, Call, ComputedImport, GetAttr, If, Import, SetAttr, SetItem, Use
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "conversion", "is_async",
@@ -528,4 +528,16 @@ def target_events(target, line: int, reads_only: bool = False) -> list:
         elif isinstance(node, ast.Subscript):
             out.extend(expr_events(node.value))
             out.extend(expr_events(node.slice))
+            changed = item_base(node) if not reads_only else None
+            if changed is not None:
+                out.append(SetItem(line, changed[0], changed[1]))
     return out
+
+
+def item_base(node) -> tuple[str, tuple[str, ...]] | None:
+    """The (name, attrs) whose container an item store `node` (a Subscript) changes: of
+    `x.a[k]` x.a, of `x[i][j]` x too (its item is changed in place); None for a container
+    no name reaches (`f()[k]`)."""
+    while node.__class__ is ast.Subscript:
+        node = node.value
+    return attr_chain(node)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 
 from .conditions import NOT_ENV, env_names, env_read, environ_item, fold
-from .events import Bind, Def, Del, Dynamic, Use
+from .events import Bind, Def, Del, Dynamic, SetItem, Use
 from .execfile import registers_for_exec
-from .exprs import PATH_NODES, anchored, attr_chain, getattr_read, path_spec, spell, target_events
+from .exprs import (PATH_NODES, anchored, attr_chain, getattr_read, item_base, path_spec, spell,
+                    target_events)
 from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
 from .shapes import (
@@ -97,9 +98,12 @@ class Bindings:
         value = None
         if isinstance(target, ast.Name) and target.id == "__all__":
             value = _all_value(node.value, extend=True)
-        self.target(target, node.lineno, out, scope, value)
+        elif isinstance(target, ast.Name):
+            # `x += [...]` extends a list in place: what else holds it sees the change
+            out.append(SetItem(node.lineno, target.id))
+        self.target(target, node.lineno, out, scope, value, item="change")
 
-    def target(self, target, line, out, scope, value=None):
+    def target(self, target, line, out, scope, value=None, item="set"):
         if isinstance(target, ast.Name):
             self.bind([target.id], line, out, scope, value)
             return
@@ -141,6 +145,11 @@ class Bindings:
                                          "into sys.modules under a name it computes",
                                    elsewhere=True))
         events = target_events(target, line)
+        if item == "set" and isinstance(target, ast.Subscript) and events and \
+                events[-1].__class__ is SetItem and attr_chain(target.value) is not None:
+            # `x[key] = value`: the entry, where the simulator knows the container
+            events[-1] = SetItem(line, events[-1].name, events[-1].attrs, "set",
+                                 spell(target.slice), value)
         out.extend(e for e in events if not isinstance(e, Bind))
         names = [n for e in events if isinstance(e, Bind) for n in e.names]
         self.bind(names, line, out, scope)
@@ -294,6 +303,11 @@ class Bindings:
                 names.append(target.id)
             else:
                 self.expr(target, out, scope)
+                changed = item_base(target) if isinstance(target, ast.Subscript) else None
+                if changed is not None:
+                    out.append(SetItem(node.lineno, changed[0], changed[1], "del" if
+                                       attr_chain(target.value) is not None else "change",
+                                       spell(target.slice)))
                 if scope == "module" and self._own_sys_modules_entry(target):
                     # `del sys.modules[__name__]`, then something else is put there (twisted's
                     # reactor: installReactor): importers get that object, as when the module

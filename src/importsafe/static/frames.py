@@ -171,7 +171,7 @@ class Frame_:
     """A running scope: module top level, a class body, or a called function."""
 
     __slots__ = ("kind", "module", "locals", "local_names", "global_names", "outer",
-                 "uncertain", "in_try")
+                 "uncertain", "in_try", "fresh")
 
     def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset(),
                  outer=None):
@@ -183,3 +183,5 @@ class Frame_:
         self.outer = outer  # the function a class body runs in: its locals are visible
         self.uncertain: str | None = None  # why code from here on may not run
         self.in_try = 0  # how many `try` statements enclose the running code (PEP 810)
+        # locals holding a container the call made itself, which no other name holds yet
+        self.fresh: set | None = None

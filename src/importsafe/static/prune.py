@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, If, Import, ImportFrom, SetAttr, Try, Use,
-    bound_names, walk,
+    Bind, Call, ClassBody, Def, Del, Dynamic, If, Import, ImportFrom, SetAttr, SetItem, Try,
+    Use, bound_names, walk,
 )
 
 
@@ -120,7 +120,7 @@ def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
     read: set[str] = set()
     for ev in walk(body, classes=True):
         cls = ev.__class__
-        if cls is Use or cls is Call or cls is SetAttr:
+        if cls is Use or cls is Call or cls is SetAttr or cls is SetItem:
             read.add(ev.name)
         elif cls is Del:
             read.update(ev.names)

@@ -22,12 +22,13 @@ from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
 from .callreplay import CallReplay
 from .environment import OrdinaryEnvironment
+from .mutation import Mutations
 from .lazy import LAZY_TARGET, LazyImports
 from .torchops import OPS_MODULE
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
     LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, ExecFile, ExecSource,
-    Exit, ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, Try, Use,
+    Exit, ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, SetItem, Try, Use,
 )
 
 _EXC_BASES = {
@@ -49,7 +50,8 @@ _NOT_EXCEPTION = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 
 
 class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedImports,
-                ListedLoops, ExecFiles, ComputedNames, OrdinaryEnvironment, ImportState):
+                ListedLoops, ExecFiles, ComputedNames, OrdinaryEnvironment, Mutations,
+                ImportState):
     """One simulated interpreter: `sys.modules` for the analysed modules, and the call stack.
 
     Module references are (name, epoch): the epoch counts earlier attempts to run the module,
@@ -64,6 +66,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.stack: list[ModState] = []
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
+        self.frames: list = []  # the function and class frames running (Mutations)
         self.recursing: list[tuple[int, int]] = []  # (function, modules running) per call
         # per running ForEach: why its later passes may not run (a `break` under an
         # undecided `if`), or None
@@ -130,12 +133,28 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.resolve(ev.name, ev.attrs, frame)
 
     def e_Bind(self, ev: Bind, frame):
+        value = self.value_of_spec(ev.value, ev.names, frame)
+        for name in ev.names:
+            self.bind(name, value, frame)
+        if frame.kind == "function" and (frame.fresh or ev.value is not None and
+                                         ev.value[0] == "dict"):
+            made = ev.value is not None and ev.value[0] == "dict" and len(ev.names) == 1
+            fresh = frame.fresh if frame.fresh is not None else set()
+            for name in ev.names:
+                if made and name in frame.local_names:
+                    fresh.add(name)
+                else:
+                    fresh.discard(name)
+            frame.fresh = fresh
+
+    def value_of_spec(self, spec, names: tuple, frame):
+        """What a Bind (or an item store) of the value `spec` binds to `names`."""
         value = OPAQUE
-        spec = ev.value
         if spec is not None:
             kind = spec[0]
             if kind == "ref":
                 value = self.resolve(spec[1], spec[2], frame)
+                self.shared(spec[1], frame)
             elif kind == "module":
                 value = self.ref(spec[1] if spec[2] == "import_module" else
                                  spec[1].partition(".")[0])
@@ -147,7 +166,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = spec
             elif kind == "comp":
                 value = self.list_value(spec, frame)
-                if value is OPAQUE and ev.names == ("__all__",):
+                if value is OPAQUE and names == ("__all__",):
                     value = ("all", None)  # a list of names not known: as any other __all__
             elif kind == "item":
                 value = self.item_value(spec, frame)
@@ -161,7 +180,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 found = self.path_value(spec[1], frame)
                 value = ("path", found[0], *spec[2:]) if found is not None and found[1] \
                     else OPAQUE  # with "str" or "Path": the type pure code reads it as
-            elif kind == "all" and ev.names != ("__all__",) and ev.names != ("__lazy_modules__",):
+            elif kind == "all" and names != ("__all__",) and names != ("__lazy_modules__",):
                 names = self._all_names(spec[1], frame)  # names added up: a list, if known
                 value = ("all", names) if names is not None else OPAQUE
             elif kind == "all":
@@ -174,11 +193,10 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                     value = ("all", current[1] + extra)
                 else:
                     value = ("all", None)
-        if ev.names == ("ops",) and value is OPAQUE and frame.kind == "module" and \
+        if names == ("ops",) and value is OPAQUE and frame.kind == "module" and \
                 frame.module.name == OPS_MODULE:
             value = ("torchops", None)  # torch's `ops: _Ops = _Ops()` (torchops.py)
-        for name in ev.names:
-            self.bind(name, value, frame)
+        return value
 
     def _all_names(self, parts, frame) -> tuple[str, ...] | None:
         """A literal `__all__`, parts being names or ("ref", name, attrs) to another list."""
@@ -238,7 +256,11 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
     def e_ClassBody(self, ev: ClassBody, frame):
         outer = frame if frame.kind == "function" else frame.outer
         body = Frame_("class", frame.module, outer=outer)
-        self.exec_block(ev.body, body)
+        self.frames.append(body)
+        try:
+            self.exec_block(ev.body, body)
+        finally:
+            self.frames.pop()
         self.bind(ev.name, self.class_value(ev, frame, body.locals), frame)
 
     def e_If(self, ev: If, frame):
@@ -510,7 +532,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim, mode: str =
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile, ExecSource)}
+    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile, ExecSource, SetItem)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:

@@ -1,0 +1,154 @@
+"""Changes of containers in the Simulator: `x[key] = value`, `del x[key]`, `x.append(v)`,
+`x.update(...)`, `x += [...]`. Mixed into the Simulator.
+
+Container values are plain tuples, so a change makes a new value for the name changed: the
+entry itself where the key and value are known (`REGISTRY["jit"] = "pkg.jit"`), else a value
+not known. Whatever else holds the old value (`from pkg import REGISTRY` elsewhere, a
+parameter it was passed as) holds the same object in CPython: those are made unknown too,
+which is sound where the simulator cannot tell one container from an equal one.
+"""
+from __future__ import annotations
+
+from .frames import SimError, SimUnknown
+from .state import MISSING, OPAQUE
+
+# methods of list, dict and set that change the object in place
+MUTATING = frozenset({
+    "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update",
+    "setdefault", "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
+    "__iadd__", "__ior__", "difference_update", "intersection_update",
+    "symmetric_difference_update"})
+_CONTAINERS = ("dict", "all")
+MAX_ENTRIES = 4096
+
+
+class Mutations:
+    """What a change of a container does to the names that hold it."""
+
+    def shared(self, name: str, frame) -> None:
+        """`name` is read as a whole (bound to another name, passed to a call): a container
+        it holds may be held elsewhere from now on."""
+        if frame.fresh and name in frame.fresh:
+            frame.fresh.discard(name)
+        outer = frame.outer
+        if outer is not None and outer.fresh and name in outer.fresh:
+            outer.fresh.discard(name)
+
+    def e_SetItem(self, ev, frame):
+        self.container_changed(ev.name, ev.attrs, frame, ev.op, ev.key, ev.value)
+
+    def method_changes(self, ev, frame) -> None:
+        """A Call of `x.attrs.method(...)` where the method changes its object in place.
+        A module's own `__all__.append/extend` is a Bind of the new list (facts_flow)."""
+        if ev.name == "__all__" and len(ev.attrs) == 1 and frame.kind == "module":
+            return
+        method = ev.attrs[-1]
+        item = _literal_argument(ev.passed) if method in ("append", "add") else None
+        self.container_changed(ev.name, ev.attrs[:-1], frame,
+                               method if item is not None else "change", item)
+
+    def container_changed(self, name: str, attrs: tuple, frame, op: str, key=None,
+                          spec=None) -> None:
+        st = None
+        try:
+            if attrs:
+                holder = self.resolve(name, attrs[:-1], frame)
+                if holder[0] != "m":
+                    return  # a class's or an object's: kept by no name the simulator reads
+                st = self.deref(holder)
+                if st is None or st.opaque:
+                    return
+                old = self.ns_get(st, attrs[-1])
+            else:
+                old = self.lookup(name, frame)
+        except (SimError, SimUnknown):
+            return  # the reads are events of their own, which raise
+        if old is MISSING or old.__class__ is not tuple or old[0] not in _CONTAINERS:
+            return
+        new = self._entry_set(old, key, spec, frame) if op == "set" else \
+            self._entry_deleted(old, key, frame) if op == "del" else \
+            _item_added(old, op, key) if op in ("append", "add") else None
+        if new is None:
+            new = ("all", None) if old[0] == "all" else OPAQUE
+        if attrs:
+            self.write(st, "set", attrs[-1], new)
+        elif frame.kind == "function" and name in frame.local_names:
+            frame.locals[name] = new
+            if frame.fresh and name in frame.fresh:
+                return  # a container the call made, which no other name holds
+        elif frame.kind == "class" and name in frame.locals:
+            frame.locals[name] = new
+        elif frame.kind == "class" and frame.outer is not None and \
+                name in frame.outer.local_names:
+            frame.outer.locals[name] = new
+        else:
+            self.write(frame.module, "set", name, new)
+        if old[0] != "all":  # `__all__` lists are not shared between modules
+            self._forget_shared(old, new)
+
+    def _entry_set(self, old, key, spec, frame):
+        if len(old) != 2 or old[0] != "dict" or key is None:
+            return None
+        text = self.spell(key, frame)
+        if text is None or len(old[1]) >= MAX_ENTRIES:
+            return None
+        value = self.value_of_spec(spec, (), frame) if spec is not None else OPAQUE
+        entries = [(k, value if k == text else v) for k, v in old[1]]
+        if not any(k == text for k, _ in old[1]):
+            entries.append((text, value))
+        return ("dict", tuple(entries))
+
+    def _entry_deleted(self, old, key, frame):
+        if len(old) != 2 or old[0] != "dict" or key is None:
+            return None
+        text = self.spell(key, frame)
+        if text is None or not any(k == text for k, _ in old[1]):
+            return None  # (a missing key raises KeyError: not followed)
+        return ("dict", tuple((k, v) for k, v in old[1] if k != text))
+
+    def _forget_shared(self, old, new) -> None:
+        """Every other name holding `old` (or a container holding it) now holds a value
+        not known: it may be the same object, changed. Each one found is read through the
+        state first, so a recording depends on it as on any read."""
+        for st in self.all_states():
+            found = [key for key, value in st.ns.items()
+                     if value is not new and value.__class__ is tuple and _holds(value, old)]
+            if found and self.state(st.name) is st:
+                for key in found:
+                    self.ns_get(st, key)
+                    self.write(st, "set", key, OPAQUE)
+        for frame in self.frames:
+            for key, value in list(frame.locals.items()):
+                if value is not new and value.__class__ is tuple and _holds(value, old):
+                    frame.locals[key] = OPAQUE
+
+
+def _literal_argument(passed) -> str | None:
+    """The one argument of `x.append("literal")`, when it is a literal string."""
+    if passed is None or len(passed) < 4 or passed[0] != 1 or passed[1] or \
+            len(passed[3]) != 1 or passed[3][0][0] != 0:
+        return None
+    value = passed[3][0][1]
+    return value if value.__class__ is str else None
+
+
+def _item_added(old: tuple, method: str, item: str) -> tuple | None:
+    """A list of strings (("dict", ((s, _), ...)) or with "list") after `append(item)`, a
+    set's after `add(item)`; None where that is not such a value or the item is in it
+    already (a list of strings is held as the keys of a dict)."""
+    if old[0] != "dict" or any(k == item for k, _ in old[1]) or len(old[1]) >= MAX_ENTRIES:
+        return None
+    kind = old[2] if len(old) > 2 else None
+    if (method == "append") != (kind in (None, "list")) or \
+            any(v != OPAQUE for _, v in old[1]):
+        return None  # (a dict's entries have values; a list's items hold none)
+    return (*old[:1], (*old[1], (item, OPAQUE)), *old[2:])
+
+
+def _holds(value: tuple, old: tuple, depth: int = 0) -> bool:
+    """Is `value` the container `old`, or one with it among its entries?"""
+    if value is old or value == old:
+        return True
+    if depth > 6 or value[0] != "dict":
+        return False
+    return any(v.__class__ is tuple and v and _holds(v, old, depth + 1) for _, v in value[1])

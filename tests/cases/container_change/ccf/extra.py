@@ -1,0 +1,1 @@
+from ccf import VALUE

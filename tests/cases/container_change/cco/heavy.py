@@ -1,0 +1,1 @@
+from cco import VALUE

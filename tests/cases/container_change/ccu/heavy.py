@@ -1,0 +1,1 @@
+from ccu import VALUE
