@@ -25,6 +25,20 @@ MAX_ENTRIES = 4096
 class Mutations:
     """What a change of a container does to the names that hold it."""
 
+    def note_fresh(self, ev, frame) -> None:
+        """After a Bind in a function: a local bound to a literal container holds one the
+        call made itself; any other binding of it holds no such one."""
+        made = ev.value is not None and ev.value[0] == "dict" and len(ev.names) == 1
+        if not made and not frame.fresh:
+            return
+        fresh = frame.fresh if frame.fresh is not None else set()
+        for name in ev.names:
+            if made and name in frame.local_names:
+                fresh.add(name)
+            else:
+                fresh.discard(name)
+        frame.fresh = fresh
+
     def shared(self, name: str, frame) -> None:
         """`name` is read as a whole (bound to another name, passed to a call): a container
         it holds may be held elsewhere from now on."""

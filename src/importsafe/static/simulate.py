@@ -136,16 +136,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         value = self.value_of_spec(ev.value, ev.names, frame)
         for name in ev.names:
             self.bind(name, value, frame)
-        if frame.kind == "function" and (frame.fresh or ev.value is not None and
-                                         ev.value[0] == "dict"):
-            made = ev.value is not None and ev.value[0] == "dict" and len(ev.names) == 1
-            fresh = frame.fresh if frame.fresh is not None else set()
-            for name in ev.names:
-                if made and name in frame.local_names:
-                    fresh.add(name)
-                else:
-                    fresh.discard(name)
-            frame.fresh = fresh
+        if frame.kind == "function":
+            self.note_fresh(ev, frame)
 
     def value_of_spec(self, spec, names: tuple, frame):
         """What a Bind (or an item store) of the value `spec` binds to `names`."""
