@@ -82,6 +82,31 @@ def test_a_package_listed_through_its_file_keys_the_results_on_its_listing(tmp_p
         assert result.outcome == "error" and result.error.name == "DONE", result
 
 
+def test_a_subpackage_listed_from_its_parent_keys_the_results_on_its_listing(tmp_path):
+    """`os.listdir(os.path.join(os.path.dirname(__file__), "plugins"))`: nothing imports the
+    subpackage unless its listing names a plugin, so the lister's results must be keyed on
+    that listing, in both caches."""
+    root = tmp_path / "sp"
+    (root / "plugins").mkdir(parents=True)
+    (root / "__init__.py").write_text(
+        "import importlib, os\n\n"
+        "for f in sorted(os.listdir(os.path.join(os.path.dirname(__file__), 'plugins'))):\n"
+        "    if f.endswith('.plug'):\n"
+        "        importlib.import_module('sp.plugins.' + f[:-5])\n"
+        "DONE = True\n")
+    (root / "plugins" / "__init__.py").write_text("")
+    (root / "plugins" / "b.py").write_text("from sp import DONE\n")
+    cache = str(tmp_path / "cache")
+    assert api.check([str(root)], modes=("normal",), cache_dir=cache).result(
+        "sp", "normal").outcome == "ok"
+    time.sleep(0.01)
+    (root / "plugins" / "b.plug").write_text("")
+    for _ in range(2):  # the run cache, then the results cache
+        result = api.check([str(root)], modes=("normal",), cache_dir=cache).result(
+            "sp", "normal")
+        assert result.outcome == "error" and result.error.name == "DONE", result
+
+
 def test_unsorted_order_is_assumed_and_strict_refuses_it(tmp_path):
     pkg = _package(tmp_path)
     text = SCANNER.replace("sorted(listdir(dirname(__file__)))", "listdir(dirname(__file__))")

@@ -46,7 +46,8 @@ def std_value(qualified: str) -> tuple:
 
 class Listings:
     """The listings one evaluation may read: those of `allowed` (the directory of the module
-    whose code lists, as its results are keyed on that listing only), and what it read."""
+    whose code lists, as its results are keyed on that listing) and of the packages directly
+    in it, and what it read."""
 
     def __init__(self, listings, variant: int = 0):
         self.listings = listings  # normalised directory -> discover.DirListing
@@ -60,7 +61,10 @@ class Listings:
 
     def entries(self, directory: str, allowed: str, call: str) -> tuple:
         path = posixpath.normpath(directory)
-        mine = path == allowed or path in self.packages
+        # (a package directly in the module's directory: results are keyed on its listing
+        # too, store/results.py)
+        mine = path == allowed or path in self.packages or \
+            posixpath.dirname(path) == allowed and path in self.listings
         found = self.listings.get(path) if mine else None
         if found is None:
             self.refused = f"{call}() of {path}: " + (

@@ -112,11 +112,21 @@ def fingerprints(program: Program, previous: Traces | None = None,
         # not reuse it)
         # a module whose code may list its directory: what that listing holds, in its order
         # (a package's own, where code may list it through its `__file__`)
-        listed = program.listings.get(os.path.normpath(os.path.dirname(info.path))) \
-            if _listed(program, n, f) else None
+        listed = _listings_read(program, info.path, f) if _listed(program, n, f) else None
         out[n] = hashlib.sha1(repr((n, info.kind, info.path, f.digest if f is not None else "",
                                     edges, markers, listed)).encode()).hexdigest()
     return out
+
+
+def _listings_read(program: Program, path: str, f) -> tuple:
+    """The listings a module whose code may list its directory can read: its directory's,
+    and (where it lists) those of the package directories directly in it."""
+    here = os.path.normpath(os.path.dirname(path))
+    found = [program.listings.get(here)]
+    if f.lists_dirs:
+        found += sorted((d, listing) for d, listing in program.listings.items()
+                        if os.path.dirname(d) == here)
+    return tuple(found)
 
 
 def _listed(program: Program, name: str, f) -> bool:

@@ -1,0 +1,1 @@
+from sdf.loader import DONE
