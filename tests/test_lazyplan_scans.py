@@ -66,3 +66,30 @@ def test_parse_stage_scans_in_worker_processes_equal_the_serial_ones(tmp_path):
     assert set(serial.extras) == set(forked.extras) == set(serial.program.index)
     assert all(serial.extras[n] == forked.extras[n] for n in serial.extras)
     assert _compare(forked) == len(forked.extras)
+
+
+def test_bodies_loaded_by_the_first_stage_children_are_kept_by_the_parent(tmp_path):
+    """The lazy-mode first imports run in forked children; the function bodies they load
+    come back to the parent (the later stages fork from it): every one it then asks for is
+    there, equal to what it would load itself."""
+    from importsafe.lazyplan.plan import PARALLEL_MIN
+    pkg = tmp_path / "calls"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for i in range(PARALLEL_MIN + 10):
+        (pkg / f"m{i}.py").write_text(f"from . import m{(i + 1) % 5}\n"
+                                      f"def setup{i}():\n    return m{(i + 1) % 5}\n"
+                                      f"setup{i}()\n")
+    program = load([str(pkg)], jobs=1).program
+    entries = sorted(program.index)
+    base, _ = apply._first_runs(program, entries, lambda: None, 2)
+    loaded_here = len(program.loaded_functions)  # (the parent may run a share itself)
+    fresh = load([str(pkg)], jobs=1).program
+    stubs = {(m, ev.name, ev.line): ev.func for m, f in program.facts.items()
+             for ev in f.body if ev.__class__.__name__ == "Def"}
+    for key, stub in stubs.items():
+        body = program.function_body(key[0], stub)
+        assert body.body is not None and repr(body) == repr(fresh.function_body(key[0], stub))
+    assert len(stubs) >= PARALLEL_MIN
+    assert len(program.loaded_functions) == loaded_here  # none had to be loaded again
+    assert all(r.outcome == "ok" for r in base.values())

@@ -173,6 +173,16 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
 
     def work(part):
         held = []  # the analysis, done while iter_pairs asked for its next pair
+        loaded = program.loaded_functions
+        sent = len(loaded)
+
+        def with_bodies(result):
+            # the function bodies this child loaded since, for the parent to keep: the
+            # later stages fork from it and need not parse them again
+            nonlocal sent
+            new = loaded[sent:]
+            sent = len(loaded)
+            return result, tuple(new)
 
         def only_pairs():
             for item in part:
@@ -181,11 +191,14 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
                 else:
                     yield item
         for result, _ in iter_pairs(only_pairs(), program, simulate_results):
-            yield from held
+            yield from map(with_bodies, held)
             held.clear()
-            yield result
-        yield from held
+            yield with_bodies(result)
+        yield from map(with_bodies, held)
     found = map_streamed(work, items, workers, every=256)
+    for _, bodies in found:
+        program.keep_functions(bodies)
+    found = [item for item, _ in found]
     return dict(zip(pairs, found[:at] + found[at + 1:])), found[at]
 
 

@@ -207,6 +207,10 @@ class Program:
         self.load_functions = load_functions
         self._bodies: dict[str, dict] = {}
         self._functions: dict[FunctionFacts, FunctionFacts] = {}  # stub -> with its body
+        # ((module, name, line), with its body), as loaded; and those another process
+        # loaded (keep_functions), by the same key
+        self.loaded_functions: list[tuple] = []
+        self._shipped: dict[tuple, FunctionFacts] = {}
         # function with its body -> the builtins a call of it reads, or False (see
         # callreplay._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
@@ -267,6 +271,7 @@ class Program:
                         self.load_functions, self._named, self.strict, self.env, self.versions,
                         self.listings)
         other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
+        other.loaded_functions, other._shipped = self.loaded_functions, self._shipped
         other.generated = self.generated
         return other
 
@@ -293,6 +298,12 @@ class Program:
         function = self._functions.get(stub)
         if function is not None:
             return function
+        key = (module, stub.name, stub.line)
+        if self._shipped:
+            function = self._shipped.get(key)
+            if function is not None:
+                self._functions[stub] = function
+                return function
         found = self._bodies.get(module)
         if found is None:
             if self.load_functions is not None:
@@ -302,7 +313,13 @@ class Program:
                 found = self._bodies[module] = functions_of(full.body if full else ())
         function = self._functions[stub] = found.get((stub.name, stub.line)) or FunctionFacts(
             stub.name, stub.line, (), frozenset(), frozenset())
+        self.loaded_functions.append((key, function))
         return function
+
+    def keep_functions(self, loaded) -> None:
+        """Function bodies another process loaded (its loaded_functions): function_body
+        finds them instead of loading them again."""
+        self._shipped.update(loaded)
 
     def remember(self, name: str, variant: tuple, stop=None) -> None:
         """Add a variant to the trie of `import name`, where the failed lookup `stop`ped:
