@@ -124,13 +124,22 @@ class Mutations:
         """Every other name holding `old` (or a container holding it) now holds a value
         not known: it may be the same object, changed. Each one found is read through the
         state first, so a recording depends on it as on any read."""
-        for st in self.all_states():
-            found = [key for key, value in st.ns.items()
-                     if value is not new and value.__class__ is tuple and _holds(value, old)]
-            if found and self.state(st.name) is st:
-                for key in found:
-                    self.ns_get(st, key)
-                    self.write(st, "set", key, OPAQUE)
+        holding = []
+        for name, st in self.modules.items():
+            if st is None:
+                continue
+            # (a module a replay put back is looked at in its snapshot, restored only when
+            # it holds the container)
+            ns = st[0][1] if st.__class__ is tuple else st.ns
+            found = [key for key, value in ns.items() if value.__class__ is tuple and
+                     value[0] == "dict" and value is not new and _holds(value, old)]
+            if found:
+                holding.append((name, found))
+        for name, found in holding:
+            st = self.state(name)
+            for key in found:
+                self.ns_get(st, key)
+                self.write(st, "set", key, OPAQUE)
         for frame in self.frames:
             for key, value in list(frame.locals.items()):
                 if value is not new and value.__class__ is tuple and _holds(value, old):

@@ -460,16 +460,6 @@ class ImportState:
             self.stale[(st.name, st.epoch)] = st
             self.stale_log.append((st.name, st.epoch))
 
-    def all_states(self) -> list[ModState]:
-        """Every module in sys.modules (those a replay put back, restored)."""
-        out = []
-        for name, st in list(self.modules.items()):
-            if st.__class__ is tuple:
-                st = self.modules[name] = ModState.restore(*st)
-            if st is not None:
-                out.append(st)
-        return out
-
     # -- logged reads ---------------------------------------------------------------------
     def _watched(self, st: ModState) -> bool:
         return st.born < self.rec_start
