@@ -840,8 +840,10 @@ class Generator:
 
     def add_method_call(self, m: Module, name: str, s: Stmt) -> None:
         r = self.method_rng
-        s.method = r.choice(["function", "staticmethod", "classmethod"])
-        call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=f"{name}.run()")
+        s.method = r.choice(["function", "staticmethod", "classmethod", "init"])
+        # "init": the class is called, and its __init__ calls the method on the new object
+        text = f"{name}(1)" if s.method == "init" else f"{name}.run()"
+        call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=text)
         call.needs |= {id(s)} | s.read_needs
         for read in s.reads:
             head = read.partition(".")[0]
@@ -909,8 +911,11 @@ class Generator:
                 body.append("")
                 if s.method in ("staticmethod", "classmethod"):
                     body.append(f"@{s.method}")
+                elif s.method == "init":
+                    body += ["def __init__(self, arg=None):", "    self.found = self.run()",
+                             ""]
                 body.append("def run(cls):" if s.method == "classmethod" else
-                            "def run():" if s.method else "def run(self):")
+                            "def run(self):" if s.method in (None, "init") else "def run():")
                 body.append(f"    return ({', '.join(reads)},)")
             if not body:
                 body = [self.rng.choice(["pass", f'"""{s.name}."""', "slots = ()"])]

@@ -38,8 +38,8 @@ class CallReplay:
         if ev.returned:
             return  # the Exit after it makes the call (returned_call)
         value = self.resolve(ev.name, ev.attrs, frame)
-        if self.shallow:
-            return
+        if self.shallow and not (value[0] == "bm" and value[4][0] == "inst"):
+            return  # (a method of the object being made runs: its reads are the class's)
         if value[0] == "f" and value[3] is not None:
             module = self.deref(value)
             if module is not None:
@@ -47,7 +47,7 @@ class CallReplay:
                     self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    ev.passed, self._known_arguments(ev.passed, frame))
-        elif value[0] == "bm":  # a classmethod: the class is its first argument
+        elif value[0] == "bm":  # a classmethod or a method: the class or the object first
             module = self.deref(value)
             if module is not None:
                 if value[5] is not None:
@@ -67,7 +67,7 @@ class CallReplay:
                 self.shallow += 1
                 try:
                     self.call_function(module, value[3], _with_self(ev.passed),
-                                       _shifted(known))
+                                       (*_shifted(known), (0, ("inst", value))))
                 finally:
                     self.shallow -= 1
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
@@ -188,6 +188,19 @@ class CallReplay:
             if base[0] != "c" or base[3] is None:
                 return False
         return True
+
+    def instance_attribute(self, value, attr: str):
+        """`obj.attr` of ("inst", class value), an object a replayed `__init__` makes: the
+        class's own function of that name bound to it, as ("bm", ..., the object, decorated)
+        (a classmethod's to the class, a staticmethod as it is); else opaque (the object's
+        own attributes are not followed)."""
+        cls = value[1]
+        for name, (kind, func) in cls[4]:
+            if name == attr:
+                if kind == "staticmethod":
+                    return func if cls[5] is None else (*func, cls[5])
+                return ("bm", *func[1:4], cls if kind == "classmethod" else value, cls[5])
+        return OPAQUE
 
     def class_attribute(self, value, attr: str):
         """`Cls.attr` of a class value: its own function of that name as a function value

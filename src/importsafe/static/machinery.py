@@ -143,7 +143,13 @@ class ImportMachinery:
             raise self.error(exc, st.name if exc in ("SyntaxError", "IndentationError",
                                                      "TabError") else None,
                              None, facts.problem.message)
-        self.exec_block(facts.body, Frame_("module", st))
+        # a module imported while an __init__ replays shallowly runs its own calls all the
+        # same (and its recording must not depend on where it was first imported)
+        shallow, self.shallow = self.shallow, 0
+        try:
+            self.exec_block(facts.body, Frame_("module", st))
+        finally:
+            self.shallow = shallow
 
     def _bind_on_parent(self, name: str, st: ModState) -> None:
         parent, _, child = name.rpartition(".")

@@ -85,6 +85,8 @@ class NameLookup:
                 return self.torch_op(value[1], attr)
             if value[0] == "c" or value[0] == "cd":
                 return self.class_attribute(value, attr)
+            if value[0] == "inst":
+                return self.instance_attribute(value, attr)
             if value[0] == "lit" and isinstance(value[1], PureObject):
                 try:  # an os.DirEntry's or a pathlib.Path's
                     return ("lit", value[1].attribute(attr))

@@ -1,0 +1,2 @@
+from . import shapes
+THRESHOLD = 1

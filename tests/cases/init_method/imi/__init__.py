@@ -1,0 +1,2 @@
+from . import shapes
+VALUE = 1

@@ -1,0 +1,5 @@
+import imi
+
+
+def check():
+    return imi.VALUE

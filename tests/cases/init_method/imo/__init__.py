@@ -1,0 +1,2 @@
+THRESHOLD = 1
+from . import shapes
