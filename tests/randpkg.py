@@ -843,6 +843,8 @@ class Generator:
         s.method = r.choice(["function", "staticmethod", "classmethod", "init"])
         # "init": the class is called, and its __init__ calls the method on the new object
         text = f"{name}(1)" if s.method == "init" else f"{name}.run()"
+        if s.method == "init" and r.random() < 0.5:  # the __init__ inherited by a subclass
+            text = f"class {name}Sub({name}):\n    pass\n\n\n{name}Sub(1)"
         call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=text)
         call.needs |= {id(s)} | s.read_needs
         for read in s.reads:

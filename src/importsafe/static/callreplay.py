@@ -55,8 +55,10 @@ class CallReplay:
                 known = self._known_arguments(ev.passed, frame)
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    _with_self(ev.passed), (*_shifted(known), (0, value[4])))
-        elif value[0] == "c" and value[3] is not None:  # a class: its own __init__ runs
-            module = self.deref(value)
+        elif value[0] == "c" and value[3] is not None and value[3] != "object":
+            # a class: its own __init__ runs, or the one it inherits (from its module)
+            init = value[3]
+            module = self.deref(init if init.__class__ is tuple else value)
             known = self._known_arguments(ev.passed, frame)
             # only when every argument is known: over opaque ones a constructor's branches
             # are undecided, and what it does over them unknown (matplotlib's colormaps)
@@ -66,7 +68,8 @@ class CallReplay:
                 # turn whole packages unknown)
                 self.shallow += 1
                 try:
-                    self.call_function(module, value[3], _with_self(ev.passed),
+                    self.call_function(module, init[3] if init.__class__ is tuple else init,
+                                       _with_self(ev.passed),
                                        (*_shifted(known), (0, ("inst", value))))
                 finally:
                     self.shallow -= 1
@@ -167,13 +170,49 @@ class CallReplay:
             if value is not None and value[0] == "f" and value[3] is not None and \
                     value[3].line == line:
                 methods.append((name, (kind, value)))
+        if ev.inherits is not None:
+            methods += self._inherited_methods(ev, frame, {n for n, _ in methods})
         methods = tuple(methods)
         if ev.hidden:  # its functions, as the decorator gives the class back (assumed)
             return ("c", module.name, module.epoch, None, methods, (ev.name, ev.hidden)) \
                 if methods else OPAQUE
-        if ev.init is None or not self._plain_bases(ev, frame):
-            return ("c", module.name, module.epoch, None, methods, None) if methods else OPAQUE
-        return ("c", module.name, module.epoch, ev.init, methods, None)
+        if ev.init is not None and self._plain_bases(ev, frame):
+            return ("c", module.name, module.epoch, ev.init, methods, None)
+        inherited = self._inherited_init(ev, frame) if ev.plain else None
+        if inherited is not None:
+            return ("c", module.name, module.epoch, inherited, methods, None)
+        return ("c", module.name, module.epoch, None, methods, None) if methods else OPAQUE
+
+    def _inherited_methods(self, ev, frame, own: set) -> list:
+        """The functions of the one base class (ClassBody.inherits) that `Cls.name` finds
+        through it: those of names the class body does not bind and the module's text may
+        not assign."""
+        try:
+            base = self.resolve(ev.bases[0][0], ev.bases[0][1], frame)
+        except (SimError, SimUnknown):
+            return []
+        if base[0] != "c" or base[5] is not None:
+            return []
+        return [(n, m) for n, m in base[4] if n not in own and n not in ev.inherits]
+
+    def _inherited_init(self, ev, frame):
+        """What a call of a class with no `__init__` of its own (ClassBody.plain) runs:
+        "object" (nothing of the analysed code: no base has one, or only builtin ones), or
+        ("in", module, epoch, the `__init__`) of the first base whose call runs one, as the
+        MRO finds it; None when a base is no class of that kind."""
+        found = "object"
+        for chain in ev.bases:
+            if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame):
+                continue
+            try:
+                base = self.resolve(chain[0], chain[1], frame)
+            except (SimError, SimUnknown):
+                return None
+            if base[0] != "c" or base[3] is None or base[5] is not None:
+                return None
+            if found == "object" and base[3] != "object":
+                found = base[3] if base[3].__class__ is tuple else ("in", *base[1:4])
+        return found
 
     def _plain_bases(self, ev, frame) -> bool:
         for chain in ev.bases:

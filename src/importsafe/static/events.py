@@ -323,6 +323,13 @@ class ClassBody:
     bases: tuple = ()
     methods: tuple = ()  # (name, kind, line): the functions `Cls.name` finds (facts._methods)
     hidden: int = 0  # the line of a class decorator that may replace it (facts._hidden)
+    # no `__init__` or `__new__` of its own, no decorator or keyword: a call of it runs
+    # what its bases' does (then `bases` are given too)
+    plain: bool = False
+    # one base, no keyword, no module text that may rebind the class's attributes wholesale:
+    # the base's functions are its own too, but these names its body binds or the module's
+    # text may assign (`x.name = ...`); None when it does not inherit them
+    inherits: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

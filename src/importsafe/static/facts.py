@@ -299,10 +299,14 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             if chain is not None:
                 out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
         init = self._own_init(node)
+        plain = init is None and _plain_class(node)
+        inherits = self._inherits(node)
         out.append(ClassBody(node.lineno, node.name, body, init,
-                             tuple(attr_chain(b) for b in node.bases) if init else (),
+                             tuple(attr_chain(b) for b in node.bases)
+                             if init or plain or inherits is not None else (),
                              self._methods(node) if self.parent is None else (),
-                             self._hidden(node) if self.parent is None else 0))
+                             self._hidden(node) if self.parent is None else 0, plain,
+                             inherits))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
 
@@ -337,6 +341,29 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         return tuple(m for m in found if count[m[0]] == 1 and m[0] not in written
                      and (m[1] != "classmethod" or self._plain_name("classmethod"))
                      and (m[1] != "staticmethod" or self._plain_name("staticmethod")))
+
+    def _inherits(self, node) -> tuple | None:
+        """ClassBody.inherits: the names its body binds and the attribute names the module's
+        text may assign, when the class has one base (an attribute chain), no keyword, and
+        the text rebinds no attribute of it (or of `cls`) through setattr; else None."""
+        if self.parent is not None or len(node.bases) != 1 or node.keywords or \
+                attr_chain(node.bases[0]) is None:
+            return None
+        written, receivers = self.attributes_written()
+        if node.name in receivers or "cls" in receivers:
+            return None
+        bound = set(written)  # (the simulator's class namespace lacks bindings pruned)
+        stack = list(node.body)
+        while stack:  # the body's own bindings, not those inside its functions
+            stmt = stack.pop()
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(stmt.name)
+            elif isinstance(stmt, ast.Name):
+                if not isinstance(stmt.ctx, ast.Load):
+                    bound.add(stmt.id)
+            elif not isinstance(stmt, ast.Lambda):
+                stack.extend(ast.iter_child_nodes(stmt))
+        return tuple(sorted(bound))
 
     def _hidden(self, node) -> int:
         """The line of the class's first decorator that may replace it (not _transparent):
@@ -400,6 +427,23 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
 _HANDLERS = {getattr(ast, name[2:]): func for klass in reversed(_Extractor.__mro__)
              for name, func in vars(klass).items()
              if name.startswith("s_") and isinstance(getattr(ast, name[2:], None), type)}
+
+
+def _plain_class(node: ast.ClassDef) -> bool:
+    """Does a call of the class run just what a call of its bases runs: no decorator or
+    keyword (metaclass), bases that are attribute chains, and no binding of `__init__` or
+    `__new__` in its body?"""
+    if node.decorator_list or node.keywords or any(attr_chain(b) is None for b in node.bases):
+        return False
+    for stmt in node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if stmt.name in ("__init__", "__new__"):
+                return False
+        elif not isinstance(stmt, ast.Expr) and any(
+                isinstance(n, ast.Name) and n.id in ("__init__", "__new__") and
+                not isinstance(n.ctx, ast.Load) for n in ast.walk(stmt)):
+            return False
+    return True
 
 
 def without_reads(events, names: frozenset[str]) -> list:

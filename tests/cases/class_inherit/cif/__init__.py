@@ -1,0 +1,2 @@
+from . import named, shapes, mixed
+X = 1

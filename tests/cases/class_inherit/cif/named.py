@@ -1,0 +1,8 @@
+from .base import Named
+
+
+class Label(Named):
+    """Inherits describe()."""
+
+
+Label.describe()

@@ -1,0 +1,2 @@
+X = 1
+from . import shapes, mixed, named
