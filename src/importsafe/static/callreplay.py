@@ -55,7 +55,7 @@ class CallReplay:
                 known = self._known_arguments(ev.passed, frame)
                 self.call_function(module, self.program.function_body(module.name, value[3]),
                                    _with_self(ev.passed), (*_shifted(known), (0, value[4])))
-        elif value[0] == "c" and value[3] is not None and value[3] != "object":
+        elif value[0] == "c" and value[3] is not None and value[3] not in ("object", "builtin"):
             # a class: its own __init__ runs, or the one it inherits (from its module)
             init = value[3]
             module = self.deref(init if init.__class__ is tuple else value)
@@ -197,12 +197,15 @@ class CallReplay:
 
     def _inherited_init(self, ev, frame):
         """What a call of a class with no `__init__` of its own (ClassBody.plain) runs:
-        "object" (nothing of the analysed code: no base has one, or only builtin ones), or
-        ("in", module, epoch, the `__init__`) of the first base whose call runs one, as the
-        MRO finds it; None when a base is no class of that kind."""
+        "object" (no base has one), "builtin" (a builtin base's comes first: nothing of the
+        analysed code runs), or ("in", module, epoch, the `__init__`) of the first base whose
+        call runs one, in the order of the bases (the MRO's for these); None when a base is
+        no class of that kind."""
         found = "object"
         for chain in ev.bases:
             if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame):
+                if found == "object" and chain != ("object", ()):
+                    found = "builtin"  # its __init__ is found first: none of ours runs
                 continue
             try:
                 base = self.resolve(chain[0], chain[1], frame)
@@ -211,7 +214,8 @@ class CallReplay:
             if base[0] != "c" or base[3] is None or base[5] is not None:
                 return None
             if found == "object" and base[3] != "object":
-                found = base[3] if base[3].__class__ is tuple else ("in", *base[1:4])
+                found = base[3] if base[3].__class__ is tuple or base[3] == "builtin" \
+                    else ("in", *base[1:4])
         return found
 
     def _plain_bases(self, ev, frame) -> bool:

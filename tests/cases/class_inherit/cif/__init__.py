@@ -1,2 +1,2 @@
-from . import named, shapes, mixed
+from . import tables, named, shapes, mixed
 X = 1
