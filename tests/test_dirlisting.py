@@ -71,14 +71,20 @@ def test_a_package_listed_through_its_file_keys_the_results_on_its_listing(tmp_p
                                   "load(kernel)\nDONE = True\n")
     (root / "kernel" / "__init__.py").write_text("")
     (root / "kernel" / "b.py").write_text("from ..main import DONE\n")
+    _added_file_breaks_it_in_both_caches(tmp_path, root, "hp.main", root / "kernel" / "b.plug")
+
+
+def _added_file_breaks_it_in_both_caches(tmp_path, root, entry: str, added) -> None:
+    """`entry` imports, then fails on `DONE` once the file `added` exists: so says a check
+    through the run cache, then one through the results cache."""
     cache = str(tmp_path / "cache")
     assert api.check([str(root)], modes=("normal",), cache_dir=cache).result(
-        "hp.main", "normal").outcome == "ok"
+        entry, "normal").outcome == "ok"
     time.sleep(0.01)
-    (root / "kernel" / "b.plug").write_text("")
+    added.write_text("")
     for _ in range(2):  # the run cache, then the results cache
         result = api.check([str(root)], modes=("normal",), cache_dir=cache).result(
-            "hp.main", "normal")
+            entry, "normal")
         assert result.outcome == "error" and result.error.name == "DONE", result
 
 
@@ -96,15 +102,7 @@ def test_a_subpackage_listed_from_its_parent_keys_the_results_on_its_listing(tmp
         "DONE = True\n")
     (root / "plugins" / "__init__.py").write_text("")
     (root / "plugins" / "b.py").write_text("from sp import DONE\n")
-    cache = str(tmp_path / "cache")
-    assert api.check([str(root)], modes=("normal",), cache_dir=cache).result(
-        "sp", "normal").outcome == "ok"
-    time.sleep(0.01)
-    (root / "plugins" / "b.plug").write_text("")
-    for _ in range(2):  # the run cache, then the results cache
-        result = api.check([str(root)], modes=("normal",), cache_dir=cache).result(
-            "sp", "normal")
-        assert result.outcome == "error" and result.error.name == "DONE", result
+    _added_file_breaks_it_in_both_caches(tmp_path, root, "sp", root / "plugins" / "b.plug")
 
 
 def test_unsorted_order_is_assumed_and_strict_refuses_it(tmp_path):
