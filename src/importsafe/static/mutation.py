@@ -125,14 +125,24 @@ class Mutations:
         not known: it may be the same object, changed. Each one found is read through the
         state first, so a recording depends on it as on any read."""
         holding = []
+        index = self.container_keys
         for name, st in self.modules.items():
             if st is None:
                 continue
             # (a module a replay put back is looked at in its snapshot, restored only when
             # it holds the container)
-            ns = st[0][1] if st.__class__ is tuple else st.ns
-            found = [key for key, value in ns.items() if value.__class__ is tuple and
-                     value[0] == "dict" and value is not new and _holds(value, old)]
+            if st.__class__ is tuple:
+                ns, frozen = st[0][1], True
+            else:
+                ns, frozen = st.ns, st.shared
+            if frozen:  # a snapshot's namespace never changes (ModState.own_ns copies it)
+                known = index.get(id(ns))
+                if known is None or known[0] is not ns:
+                    known = index[id(ns)] = (ns, _containers(ns))
+                held = known[1]
+            else:
+                held = _containers(ns)
+            found = [key for key, inner in held if old in inner and ns[key] is not new]
             if found:
                 holding.append((name, found))
         for name, found in holding:
@@ -166,6 +176,20 @@ def _item_added(old: tuple, method: str, item: str) -> tuple | None:
             any(v != OPAQUE for _, v in old[1]):
         return None  # (a dict's entries have values; a list's items hold none)
     return (*old[:1], (*old[1], (item, OPAQUE)), *old[2:])
+
+
+def _containers(ns: dict) -> tuple:
+    """(key, the containers its value is or holds) for each key of `ns` bound to one."""
+    return tuple((key, tuple(_inner(value, 0))) for key, value in ns.items()
+                 if value.__class__ is tuple and value[0] == "dict")
+
+
+def _inner(value: tuple, depth: int):
+    yield value
+    if depth < 7:
+        for _, v in value[1]:
+            if v.__class__ is tuple and v and v[0] == "dict":
+                yield from _inner(v, depth + 1)
 
 
 def _holds(value: tuple, old: tuple, depth: int = 0) -> bool:

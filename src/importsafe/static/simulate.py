@@ -67,6 +67,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
         self.frames: list = []  # the function and class frames running (Mutations)
+        self.container_keys: dict = {}  # id(frozen namespace) -> (it, its container keys)
         self.recursing: list[tuple[int, int]] = []  # (function, modules running) per call
         # per running ForEach: why its later passes may not run (a `break` under an
         # undecided `if`), or None
