@@ -155,6 +155,34 @@ def test_imports_whose_laziness_breaks_a_first_import_stay_eager(tmp_path):
     assert run_scenario(tmp_path, scenario, lazy=True).startswith("EXC ImportError")
 
 
+BROKEN_TOP = {  # lazily, `import top` itself fails (DEFAULT = Opt() runs opt before jit)
+    "top/__init__.py": "from .jit import Jit\nfrom .opt import Opt\nfrom .m1 import M1\n"
+                       "from .m2 import M2\n\nDEFAULT = Opt()\n",
+    "top/jit.py": "class Jit:\n    pass\n\nfrom .opt import Opt\n\nDEFAULT = Opt()\n",
+    "top/opt.py": "from .jit import Jit\n\nclass Opt(Jit):\n    pass\n",
+    "top/m1.py": "from .jit import Jit\n\nclass M1:\n    pass\n",
+    "top/m2.py": "class M2:\n    pass\n",
+}
+
+
+def test_a_broken_package_blames_its_own_chain_not_every_submodule(tmp_path):
+    """With the whole plan lazy, `import top` fails, and so does every submodule's first import,
+    with the package's error: only the package's chain is blamed (the statements that run m1
+    and m2 first stay lazy)."""
+    write(tmp_path, BROKEN_TOP)
+    plan = materialize(lazy_plan([str(tmp_path / "top")], target_version=(3, 15)))
+    assert plan.broken == []
+    init = {v.line: v for v in plan.statements if v.file.endswith("__init__.py")}
+    assert not init[1].lazy_safe or not init[2].lazy_safe
+    assert init[3].lazy_safe and init[4].lazy_safe, [init[3].reasons, init[4].reasons]
+    for patch in plan.lazy_patches:
+        Path(patch.path).write_text(patch.new)
+    scenario = tmp_path / "s.py"
+    for entry in ("top", "top.m1", "top.m2", "top.jit", "top.opt"):
+        scenario.write_text(f"import {entry}\nprint('ok')\n")
+        assert run_scenario(tmp_path, scenario, lazy=True) == "ok\n", entry
+
+
 EXTERNAL = {  # lz_hostlib is installed elsewhere: not analysed, its effects come from the table
     "extuser/__init__.py": "from . import plugin\n",
     "extuser/plugin.py": "import lz_hostlib\n\nclass Plugin:\n    pass\n\n"

@@ -18,7 +18,7 @@ from functools import partial
 from ..model import Result
 from ..static.events import If, Import, ImportFrom
 from ..static.parallel import map_streamed
-from ..static.simulate import iter_pairs, simulate_modules, traced_run
+from ..static.simulate import CHAINED, TOO_DEEP, iter_pairs, simulate_modules, traced_run
 from ..static.state import Program
 from .verdict import FAILS, MOVED, Reason, StatementVerdict
 
@@ -159,12 +159,28 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, toda
     under: dict = {}  # pair -> the plan its result in `after` was simulated with
     pairs = todo  # the first round and every confirming one: all of them
     plan = frozenset(lazy)  # a new object whenever the plan changes
+    waiting: set = set()  # pairs whose result in `after` is stale (their package's failure)
     for _ in range(MAX_ROUNDS):
         after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
         under.update(dict.fromkeys(pairs, plan))
-        failing = [pair for pair, r in after.items() if r.outcome != "ok"]
-        base = today(failing)
-        broken = [after[pair] for pair in failing if base[pair].outcome == "ok"]
+        waiting.difference_update(pairs)
+        failing = [pair for pair, r in after.items() if r.outcome != "ok" and
+                   pair not in waiting]
+        # an entry below a package whose own import fails takes that failure (iter_pairs):
+        # it is broken when the package is, for the package's culprits, and waits to be
+        # simulated again once the package is mended; today's run of it is asked for only
+        # otherwise
+        derived = {pair: found for pair in failing
+                   if (found := _failing_ancestor(pair, after)) is not None}
+        own = [pair for pair in failing if pair not in derived]
+        base = today(own)
+        broken_own = {pair for pair in own if base[pair].outcome == "ok"}
+        waiting.update(pair for pair, ancestor in derived.items() if ancestor in broken_own)
+        rest = [pair for pair, ancestor in derived.items() if ancestor not in broken_own]
+        if rest:
+            base = today(rest)
+        broken = [after[pair] for pair in own if pair in broken_own] + \
+            [after[pair] for pair in rest if base[pair].outcome == "ok"]
         if not broken:
             if pairs is todo:
                 break
@@ -188,6 +204,23 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, toda
         lazy = normalize(lazy - culprits)
         plan = frozenset(lazy)
     return Checked(frozenset(lazy), after, kept)
+
+
+def _failing_ancestor(pair: tuple, after: dict) -> tuple | None:
+    """The (ancestor, mode) pair whose failure `pair`'s result took (see iter_pairs), if it
+    took one: the outermost failing ancestor, in a mode that imports ancestors first."""
+    entry, mode = pair
+    if mode not in CHAINED or "." not in entry:
+        return None
+    parts = entry.split(".")
+    for i in range(1, len(parts)):
+        found = after.get((".".join(parts[:i]), mode))
+        if found is None or found.outcome == "ok":
+            continue
+        if found.reason == TOO_DEEP or replace(found, entry=entry) != after[pair]:
+            return None
+        return (".".join(parts[:i]), mode)
+    return None
 
 
 def _keep_what_they_rely_on(verdicts, lazy: set, kept: dict) -> None:
