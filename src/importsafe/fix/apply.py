@@ -135,7 +135,7 @@ def _parses(p: FilePatch) -> str | None:
         if lowered is None:
             return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
         try:
-            ast.parse(lowered[0], filename=p.path)
+            lowered[3] or ast.parse(lowered[0], filename=p.path)
         except SyntaxError:
             return f"the edited {p.path} does not parse ({exc.msg}); nothing was written"
     return None

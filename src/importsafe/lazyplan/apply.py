@@ -305,7 +305,7 @@ def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, source
 
 
 def materialize(plan: LazyPlan) -> LazyPlan:
-    """The plan's edits as text (libcst), in its style and as `lazy` statements, and the
+    """The plan's edits as text, in its style and as `lazy` statements, and the
     first imports simulated again over the rewritten sources themselves."""
     if plan.patches or not plan.lazy:
         return plan
@@ -313,9 +313,8 @@ def materialize(plan: LazyPlan) -> LazyPlan:
     from ..fix.plan import patched_program
     program = plan.program
     verdicts = list(plan.statements)
-    as_lazy = tuple(patches_for(program, verdicts, set(plan.lazy), SYNTAX, read_text))
-    patches = as_lazy if plan.style == SYNTAX else \
-        tuple(patches_for(program, verdicts, set(plan.lazy), plan.style, read_text))
+    written = patches_for(program, verdicts, set(plan.lazy), {SYNTAX, plan.style}, read_text)
+    as_lazy, patches = tuple(written[SYNTAX]), tuple(written[plan.style])
     entries = sorted({e for e, _ in plan.after})
     workers = os.cpu_count() or 1
     with no_cyclic_gc(), deep_recursion():

@@ -68,24 +68,26 @@ def lines_of_listing(verdicts: list[StatementVerdict], listed: dict) -> set:
             and any(m in listed[v.module][0] for m in v.statement.modules)}
 
 
-def patches_for(program: Program, verdicts, lazy: set, style: str, read_text) -> list:
-    # libcst, loaded only when a plan is shown as edits or written (slow to import)
+def patches_for(program: Program, verdicts, lazy: set, styles, read_text) -> dict:
+    """style -> the plan's edits written in that style (each file read and parsed once)."""
     from ..fix.plan import FilePatch
-    from .rewrite import add_lazy_modules, make_lazy
+    from .rewrite import add_lazy_modules, make_lazy, tree_of
     by_module: dict[str, set[int]] = {}
     for module, line in lazy:
         by_module.setdefault(module, set()).add(line)
-    listed = listed_modules(verdicts, lazy) if style == LISTED else {}
-    out = []
-    for module in sorted(listed if style == LISTED else by_module):
+    listed = listed_modules(verdicts, lazy) if LISTED in styles else {}
+    out: dict[str, list] = {style: [] for style in styles}
+    for module in sorted(set(by_module) | set(listed)):
         path = program.index[module].path
         old = read_text(path)
-        if style == LISTED:
+        tree = tree_of(old)
+        if LISTED in styles and module in listed:
             names, first = listed[module]
-            new = add_lazy_modules(old, names, first)
-        else:
-            new = make_lazy(old, sorted(by_module[module]))
-        out.append(FilePatch(module, path, old, new, ()))
+            out[LISTED].append(FilePatch(module, path, old,
+                                         add_lazy_modules(old, names, first, tree), ()))
+        if SYNTAX in styles and module in by_module:
+            out[SYNTAX].append(FilePatch(module, path, old,
+                                         make_lazy(old, sorted(by_module[module]), tree), ()))
     return out
 
 

@@ -312,7 +312,7 @@ def parse_source(source: bytes, path: str, whole: bool) -> tuple[ast.Module, fro
         lowered = lower(source)
         if lowered is None:
             raise
-        return ast.parse(lowered[0], filename=path), lowered[1]
+        return lowered[3] or ast.parse(lowered[0], filename=path), lowered[1]
 
 
 def scan_module(source: bytes, name: str, path: str, is_package: bool, is_module) -> ModuleScan:
