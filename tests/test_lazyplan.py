@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import write_dedented
+from support import run_cpython, write_dedented
 
-from importsafe.lazyplan.apply import lazy_plan, materialize
 from importsafe.lazyplan import rewrite
+from importsafe.lazyplan.apply import lazy_plan, materialize, write as write_plan
 from importsafe.lazyplan.rewrite import RewriteError, add_lazy_modules, make_lazy
 from importsafe.static.lower import _lower, lower
 from importsafe.lazyplan.table import TableError, table
@@ -183,6 +183,43 @@ def test_a_broken_package_blames_its_own_chain_not_every_submodule(tmp_path):
     for entry in ("top", "top.m1", "top.m2", "top.jit", "top.opt"):
         scenario.write_text(f"import {entry}\nprint('ok')\n")
         assert run_scenario(tmp_path, scenario, lazy=True) == "ok\n", entry
+
+
+BARE_ONLY = {  # importing numbers before expr fails; the test module imports expr first
+    "bo/__init__.py": "from . import core\n",
+    "bo/core/__init__.py": "from .expr import Expr\n\nclass Base(Expr):\n    pass\n",
+    "bo/core/expr.py": "class Expr:\n    pass\n\nfrom .mul import Mul\n\nONE = Mul\n",
+    "bo/core/mul.py": "from .numbers import Rational\n\nclass Mul(Rational):\n    pass\n",
+    "bo/core/numbers.py": "from .expr import Expr\n\nclass Rational(Expr):\n    pass\n",
+    "bo/core/tests/__init__.py": "",
+    "bo/core/tests/test_ops.py": "from bo.core.expr import Expr\nfrom bo.core.numbers import "
+                                 "Rational\n\nHALF = Rational\n",
+}
+
+
+def test_what_the_plan_breaks_in_mode_bare_goes_back_to_eager(tmp_path):
+    """The plan is made in mode normal, where bo.core's own import orders everything; with
+    bo.core's __init__ not run (bare), the test module's first line orders expr before
+    numbers, and lazily nothing would: written, the plan keeps that line eager (IS109)."""
+    write(tmp_path, BARE_ONLY)
+    entry = ("bo.core.tests.test_ops", "bare")
+    got = run_cpython([tmp_path], [entry])[0]
+    assert got["outcome"] == "ok", got
+    (tmp_path / "bo/core/tests/test_ops.py").write_text(  # line 1 lazy: never read here
+        "from bo.core.numbers import Rational\n\nHALF = Rational\n")
+    got = run_cpython([tmp_path], [entry])[0]
+    assert got["outcome"] == "error" and "Rational" in json.dumps(got), got
+    write(tmp_path, BARE_ONLY)
+    plan = lazy_plan([str(tmp_path / "bo")], target_version=(3, 15))
+    first = next(v for v in plan.statements if v.file.endswith("test_ops.py") and v.line == 1)
+    assert first.lazy_safe  # mode normal alone cannot tell
+    plan = write_plan(plan)
+    assert plan.problem is None and plan.broken == [] and plan.written
+    first = next(v for v in plan.statements if v.file.endswith("test_ops.py") and v.line == 1)
+    assert not first.lazy_safe and first.reasons[-1].code == "IS109", first.reasons
+    assert "(bare)" in first.reasons[-1].message
+    text = (tmp_path / "bo/core/tests/test_ops.py").read_text()
+    assert text.startswith("from bo.core.expr import Expr\n")
 
 
 EXTERNAL = {  # lz_hostlib is installed elsewhere: not analysed, its effects come from the table

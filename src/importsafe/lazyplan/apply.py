@@ -58,6 +58,7 @@ class LazyPlan:
     ran: frozenset = frozenset()  # the modules the packages' own imports run
     program: object = field(default=None, repr=False, compare=False)  # what was simulated
     problems: tuple = field(default=())  # (file, line, message) of unreadable sources
+    unlisted: frozenset = frozenset()  # modules that bind `__lazy_modules__` themselves
 
     @property
     def broken(self) -> list:
@@ -136,7 +137,8 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
                     after, benefit, assumed, packages, tuple(target_version),
                     filter_text=filter_module(set(lazy), list(final), packages),
-                    problems=tuple(problems), ran=frozenset(ran), program=program)
+                    problems=tuple(problems), ran=frozenset(ran), program=program,
+                    unlisted=unlisted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,9 +306,11 @@ def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, source
     return out
 
 
-def materialize(plan: LazyPlan) -> LazyPlan:
-    """The plan's edits as text, in its style and as `lazy` statements, and the
-    first imports simulated again over the rewritten sources themselves."""
+def materialize(plan: LazyPlan, again: bool = True) -> LazyPlan:
+    """The plan's edits as text, in its style and as `lazy` statements, and the first
+    imports simulated again over the rewritten sources themselves, in modes normal and bare.
+    The plan was made in mode normal: what it breaks in mode bare goes back to eager (the
+    same rounds, from here) and the smaller plan is rewritten and simulated again."""
     if plan.patches or not plan.lazy:
         return plan
     from ..fix.apply import read_text
@@ -320,12 +324,38 @@ def materialize(plan: LazyPlan) -> LazyPlan:
     with no_cyclic_gc(), deep_recursion():
         base = dict(plan.base)
         changed = patched_program(program, as_lazy, program.target_version)
-        after = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES],
-                             workers)
+        found = simulate_all(changed, [(e, m) for e in entries for m in CHECKED_MODES],
+                             workers, made=True)
+        after = {pair: result for pair, (result, _) in found.items()}
         _today(program, base, [pair for pair, r in after.items() if r.outcome != "ok"],
                workers)
+        if again and any(r.outcome != "ok" and base[pair].outcome == "ok"
+                         for pair, r in after.items()):
+            created = {pair: modules for pair, (_, modules) in found.items()}
+            smaller = _narrowed(replace(plan, base=base), entries, after, created, workers)
+            return materialize(smaller, again=False)
     after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
     return replace(plan, patches=patches, lazy_patches=as_lazy, after=after, base=base)
+
+
+def _narrowed(plan: LazyPlan, entries, after: dict, created: dict, workers: int) -> LazyPlan:
+    """The plan with what breaks a first import in `after` (results with it, in the
+    CHECKED_MODES) sent back to eager, as check_plan does."""
+    program, base = plan.program, plan.base
+    verdicts = list(plan.statements)
+    closures = {(v.module, v.line): set(v.closure) for v in verdicts}
+    checked = check_plan(program, verdicts, entries,
+                         lambda pairs: _today(program, base, pairs, workers), closures,
+                         plan.style, CHECKED_MODES, workers, plan.unlisted,
+                         start=(plan.lazy, after, created))
+    lazy = set(checked.lazy)
+    final = tuple(_with_kept(v, checked.kept) for v in plan.statements)
+    changed = lazy_program(program, lazy)
+    benefit = tuple(replace(b, lazy=loaded_modules(changed, b.entry)) for b in plan.benefit)
+    after = dict(checked.after)
+    after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
+    return replace(plan, statements=final, lazy=frozenset(lazy), after=after, benefit=benefit,
+                   filter_text=filter_module(lazy, list(final), plan.packages))
 
 
 def _target(stmt, is_module) -> str:

@@ -122,35 +122,43 @@ PARALLEL_MIN = 200  # pairs below which forking costs more than it saves
 simulate_results = partial(simulate_modules, made=False)
 
 
-def simulate_all(program: Program, todo, workers: int = 1) -> dict:
-    """(entry, mode) -> Result, in `workers` processes when there are many."""
+def simulate_all(program: Program, todo, workers: int = 1, made: bool = False) -> dict:
+    """(entry, mode) -> Result, in `workers` processes when there are many; with `made`,
+    (entry, mode) -> (Result, the modules the run created: the only ones whose facts, and
+    so whose statements' laziness, decided it)."""
     todo = list(todo)
+    sim = simulate_modules if made else simulate_results
+    pick = (lambda found: found) if made else (lambda found: found[0])
     if workers <= 1 or len(todo) < PARALLEL_MIN:
-        return {pair: r for pair, (r, _) in zip(todo, iter_pairs(todo, program,
-                                                                 simulate_results))}
+        return {pair: pick(found) for pair, found in zip(todo, iter_pairs(todo, program, sim))}
 
     def work(part):
-        for result, _ in iter_pairs(part, program, simulate_results):
-            yield result
+        for found in iter_pairs(part, program, sim):
+            yield pick(found)
     return dict(zip(todo, map_streamed(work, todo, workers, every=256)))
 
 
 def check_plan(program: Program, verdicts: list[StatementVerdict], entries, today,
                closures: dict, style: str = SYNTAX, modes=("normal",),
-               workers: int = 1, unlisted: frozenset = frozenset()) -> Checked:
+               workers: int = 1, unlisted: frozenset = frozenset(),
+               start: tuple | None = None) -> Checked:
     """Make the plan's statements lazy, simulate every entry in `modes`, and send back to
     eager whatever breaks an entry that works today, until nothing does. `today(pairs)`:
     a mapping (entry, mode) -> Result today that holds at least `pairs` (asked for the
     pairs that are not ok with the plan: an ok one breaks nothing). In the LISTED
     style a module's imports are lazy together or not at all, and the `unlisted` modules
-    (which bind `__lazy_modules__` themselves) get no list."""
-    lazy = plan_lines(verdicts)
+    (which bind `__lazy_modules__` themselves) get no list. `start`: (a plan, the results
+    of every pair in `modes` with it, the modules each run created) to go on from."""
     kept: dict[tuple[str, int], Reason] = {}
-    _keep_what_they_rely_on(verdicts, lazy, kept)
+    if start is None:
+        lazy = plan_lines(verdicts)
+        _keep_what_they_rely_on(verdicts, lazy, kept)
+    else:
+        lazy = set(start[0])
     normalize = (lambda chosen: lines_of_listing(verdicts, listed_modules(
         verdicts, {c for c in chosen if c[0] not in unlisted}))) \
         if style == LISTED else (lambda chosen: chosen)
-    lazy = normalize(lazy)
+    lazy = normalize(lazy) if start is None else lazy
     by_path = {info.path: name for name, info in program.index.items()}
     running: dict[str, list] = {}  # module -> the statements that run it first
     for stmt, modules in closures.items():
@@ -162,8 +170,14 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, toda
     pairs = todo  # the first round and every confirming one: all of them
     plan = frozenset(lazy)  # a new object whenever the plan changes
     waiting: set = set()  # pairs whose result in `after` is stale (their package's failure)
-    for _ in range(MAX_ROUNDS):
-        after.update(simulate_all(lazy_program(program, lazy), pairs, workers))
+    created: dict = {}  # pair -> the modules its run in `after` created
+    if start is not None:
+        after, created = dict(start[1]), dict(start[2])
+    for round_ in range(MAX_ROUNDS):
+        if start is None or round_:
+            for pair, (result, modules) in simulate_all(lazy_program(program, lazy), pairs,
+                                                         workers, made=True).items():
+                after[pair], created[pair] = result, modules
         under.update(dict.fromkeys(pairs, plan))
         waiting.difference_update(pairs)
         failing = [pair for pair, r in after.items() if r.outcome != "ok" and
@@ -186,9 +200,10 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, toda
         if not broken:
             if pairs is todo:
                 break
-            # the broken ones work now: confirm nothing else broke (a result simulated with
-            # this very plan stands: the simulation is a function of the plan)
-            pairs = [pair for pair in todo if under[pair] is not plan]  # (not a set compare)
+            # the broken ones work now: confirm nothing else broke. A result stands when
+            # no statement whose laziness changed since it was simulated is in a module its
+            # run created (the simulation is a function of the statements it runs)
+            pairs = _stale(todo, under, plan, created, waiting)
             if not pairs:
                 break
             continue
@@ -206,6 +221,23 @@ def check_plan(program: Program, verdicts: list[StatementVerdict], entries, toda
         lazy = normalize(lazy - culprits)
         plan = frozenset(lazy)
     return Checked(frozenset(lazy), after, kept)
+
+
+def _stale(todo, under: dict, plan: frozenset, created: dict, waiting: set) -> list:
+    """The pairs to simulate again under `plan`; the others' results are marked as its."""
+    touched: dict[int, frozenset] = {}  # id(an earlier plan) -> modules changed since
+    stale = []
+    for pair in todo:
+        was = under[pair]
+        if was is plan:
+            continue
+        if id(was) not in touched:
+            touched[id(was)] = frozenset(module for module, _ in was ^ plan)
+        if pair in waiting or not touched[id(was)].isdisjoint(created[pair]):
+            stale.append(pair)
+        else:
+            under[pair] = plan
+    return stale
 
 
 def _failing_ancestor(pair: tuple, after: dict) -> tuple | None:
@@ -245,8 +277,11 @@ def _culprits(result: Result, lazy: set, by_path: dict, closures: dict, running:
     """The statements to keep eager for a first import that the plan broke: the ones that
     ran the entry's module first in the package's own import (lazily the entry runs before
     what they ran ahead of it), else the lazy declarations on the failure's chain, else the
-    statements that ran a module of the chain first."""
-    first = {stmt for stmt in running.get(result.entry, ()) if stmt in lazy}
+    statements that ran a module of the chain first, else the lazy ones each module of the
+    chain reached before its line on it (they ran their modules before it, eagerly). The
+    package's own import runs nothing in mode bare: there only the chain tells."""
+    normal = result.mode != "bare"
+    first = {stmt for stmt in running.get(result.entry, ()) if stmt in lazy} if normal else ()
     # the outermost of them: one inside a module another of them runs comes back with it
     first = {s for s in first if not any(s[0] in closures.get(o, ()) for o in first if o != s)}
     if first:
@@ -256,7 +291,17 @@ def _culprits(result: Result, lazy: set, by_path: dict, closures: dict, running:
     if declared:
         return declared
     on_chain = {f.module for f in chain} | {result.entry}
-    return {stmt for module in on_chain for stmt in running.get(module, ()) if stmt in lazy}
+    found = {stmt for module in on_chain for stmt in running.get(module, ()) if stmt in lazy} \
+        if normal else set()
+    if found:
+        return found
+    reached: dict[str, int] = {}  # module -> the last line of it on the chain
+    for f in chain:
+        module = by_path.get(f.file)
+        if module is not None:
+            reached[module] = max(reached.get(module, 0), f.line)
+    return {(module, line) for module, line in lazy
+            if module in reached and line < reached[module]}
 
 
 def _reason(result: Result, program: Program) -> Reason:
