@@ -149,7 +149,9 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          what="`importsafe lazy-plan` made the import statement lazy (PEP 810) together with "
               "the rest of the plan, re-simulated every first import, and one that works today "
               "failed: the statement is a lazy declaration on the failure's chain, or it ran "
-              "first a module on that chain (the order it gave is what the failure lacks).",
+              "first a module on that chain (the order it gave is what the failure lacks). "
+              "In mode bare, where the package's `__init__` never runs, it is a lazy "
+              "statement that a module on the chain reached before its line there.",
          why="Under lazy imports a module runs when a name it binds is first read, not where "
              "it is imported. A package whose `__init__` imports modules in the one order "
              "that works loses that order, and a circular import that only worked eagerly "

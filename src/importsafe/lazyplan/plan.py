@@ -6,8 +6,9 @@ is re-simulated with them lazy: in mode normal while the plan is made, in modes 
 again over the rewritten sources before they are written (explicit `lazy` statements are lazy
 in every mode; under the global lazy mode, `-X lazy_imports=all`, every one of them is lazy
 already, so mode lazy needs no second run). An entry that worked before and fails after
-names the statements to keep eager (_culprits). Those go back to eager (rule IS109) and the rest is simulated again, until nothing
-new fails. `__lazy_modules__` names modules, not statements: a module is listed only when
+names the statements to keep eager (_culprits). Those go back to eager (rule IS109) and the
+rest is simulated again, until nothing new fails; over the rewritten sources, what breaks in
+mode bare is sent back the same way (apply.materialize). `__lazy_modules__` names modules, not statements: a module is listed only when
 every import of it in the file is in the plan.
 """
 from __future__ import annotations
