@@ -93,3 +93,22 @@ def test_bodies_loaded_by_the_first_stage_children_are_kept_by_the_parent(tmp_pa
     assert len(stubs) >= PARALLEL_MIN
     assert len(program.loaded_functions) == loaded_here  # none had to be loaded again
     assert all(r.outcome == "ok" for r in base.values())
+
+
+def test_namespace_reads_are_the_reads_of_values_only():
+    """`globals()` / `vars()` / `locals()` at module level whose values are read (IS115), not
+    writes, key tests or key listings, nor function bodies; in a class body only globals()."""
+    import ast
+
+    from importsafe.lazyplan.scan import namespace_reads
+    source = ("import x\n"
+              "globals()['a'] = 1\n"
+              "globals().update(b=2)\n"
+              "if 'q' in globals():\n    pass\n"
+              "for k in sorted(globals()):\n    pass\n"
+              "def f():\n    return globals()\n"
+              "class C:\n    v = vars()\n    g = globals()\n"
+              "ALL = [k for k, v in globals().items() if isinstance(v, type)]\n"
+              "y = globals()['x']\n"
+              "z = vars().get('x')\n")
+    assert sorted(namespace_reads(ast.parse(source).body)) == [12, 13, 14, 15]

@@ -225,6 +225,23 @@ RULES: dict[str, Rule] = {r.code: r for r in (
                  "`compiler_pkg.backend_api._BACKENDS`, which `get_backend` reads.",
          fix="None needed; it explains why imports of the module stay eager. "
              "**Safe automatic fix:** none."),
+    Rule("IS115", "lazy-namespace-read-raw", "warning",
+         "code that runs while the module is imported reads its namespace without resolving "
+         "lazy imports, and would find this import's names unresolved",
+         what="After the statement, and before anything reads a name it binds, import-time "
+              "code reads the module's namespace directly: a function it calls inspects the "
+              "caller's frame (`sys._getframe()`, `inspect.currentframe()`, `f_back`, "
+              "`f_locals`, `f_globals`), or the module reads `globals()` / `vars()` / "
+              "`locals()` values. PEP 810 resolves a lazy import when its name is read as a "
+              "name, not through those: they return the lazy object itself.",
+         why="The code gets a `types.LazyImportType` instead of the object: an attribute "
+             "error, a failed `isinstance`, or a name silently skipped (`multipledispatch`'s "
+             "`@dispatch` looks up the function it extends in the caller's `f_locals`).",
+         example="`from .handlers import union_sets` followed by `@dispatch(A, B) def "
+                 "union_sets(self, o)`, whose decorator reads `union_sets` from the caller's "
+                 "`f_locals` to add to it.",
+         fix="Keep the statement eager (the plan does), or read the name before the code "
+             "that inspects the namespace. **Safe automatic fix:** the plan leaves it eager."),
     Rule("IS201", "static-dynamic-disagreement", "error",
          "the static prediction and the real import disagree on (outcome, exception, module, "
          "name)",

@@ -106,7 +106,7 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
             return _Analysis(found.effects, found.reads, found.engine.called_reads,
                              module_verdicts(found.effects, found.reads, found.readers,
                                              set(scans), loaded.roots, found.engine.lineage),
-                             found.engine.assumed)
+                             found.engine.assumed, found.engine.namespace_reads)
         base, analysis = _first_runs(program, entries, analyse, workers)
         # today's normal-mode result matters only where one with the plan is not ok, and
         # for the report of lazy mode's failures: asked for together, in one stage
@@ -158,6 +158,7 @@ class _Analysis:
     called_reads: dict  # see Engine.called_reads
     modules: dict  # module -> ModuleVerdict
     assumed: dict
+    namespace_reads: dict  # see Engine.namespace_reads
 
 
 _ANALYSIS = ("the effect analysis",)  # its place among the first runs' items
@@ -218,7 +219,9 @@ def _add_called_reads(scans: dict, called_reads: dict) -> None:
     for name, names in called_reads.items():
         first = scans[name].first_reads
         for read, line in names.items():
-            first[read] = min(first.get(read, line), line)
+            if line < first.get(read, line + 1):
+                first[read] = line
+                scans[name].first_read_at.pop(read, None)  # inside a call: unordered
 
 
 def _scan_parsed(info, source: bytes, tree, lazy_lines, is_module):
@@ -292,7 +295,7 @@ def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, source
 
     context = Context(modules, effect_table.modules, closure_of,
                       Order(trace, scans, is_module), analysis.effects, analysis.reads,
-                      closures)
+                      closures, analysis.namespace_reads)
     out = []
     for module in entries:
         scan = scans.get(module)

@@ -14,6 +14,7 @@ as OrderReads: their answer depends on which modules ran before.
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass
 
 from .classes import Classes
@@ -22,6 +23,12 @@ from .scan import ModuleScan
 from .table import EffectTable
 
 MAX_DEPTH = 4
+NAMESPACE = "namespace"  # not an effect: code reading its caller's namespace (verdict IS115)
+# functions that hand out the frames of the code calling them (f_locals / f_globals: the
+# caller's namespace as it is, PEP 810 lazy objects unresolved)
+FRAME_FUNCTIONS = frozenset({"sys._getframe", "sys._getframemodulename", "inspect.currentframe",
+                             "inspect.stack", "inspect.getouterframes", "inspect.trace"})
+FRAME_ATTRIBUTES = frozenset({"f_back", "f_locals", "f_globals"})
 MAX_CONSTRUCTOR_DEPTH = 2  # constructors deeper than this make fresh objects only
 MAX_ALIASES = 8
 
@@ -132,6 +139,11 @@ class Engine(Classes):
         # unconditionally, each with the line of the first such call
         self.called_reads: dict[str, dict[str, int]] = {}
         self._now: tuple | None = None  # (module, line) of the top-level call being run
+        # module -> line of its own code -> ((file, line) of the frame access, what, index of
+        # the action): while that action runs, code reads the module's namespace through its
+        # frame
+        self.namespace_reads: dict[str, dict[int, tuple]] = {}
+        self._frames: dict[int, int | None] = {}  # id(function node) -> line of f_back, ...
 
     # -- the entry point --------------------------------------------------------------------
     def module_effects(self, name: str) -> tuple[list[Effect], list[OrderRead]]:
@@ -156,6 +168,10 @@ class Engine(Classes):
             except RecursionError:
                 continue
             for kind, state, what, keyed, site in dict.fromkeys(ctx.raw):
+                if kind == NAMESPACE:
+                    self.namespace_reads.setdefault(name, {}).setdefault(
+                        line, (site or (scan.path, line), what, index))
+                    continue
                 effects.append(Effect(name, scan.path, line, kind, state, what, keyed, site))
             for state, what, access in dict.fromkeys(ctx.reads):
                 reads.append(OrderRead(name, scan.path, line, state, what, access))
@@ -371,6 +387,8 @@ class Engine(Classes):
 
     def _call_external(self, ctx, code_module, line, callee, args, kwargs) -> tuple:
         dotted = _dotted(callee)
+        if dotted in FRAME_FUNCTIONS:
+            self._frame_read(ctx, code_module, line, f"`{dotted}()`")
         entry = self.table.function(dotted)
         if entry is not None:
             self._apply_entry(ctx, code_module, line, entry, args)
@@ -448,7 +466,31 @@ class Engine(Classes):
         ctx.reads.extend(reads)
         return result
 
+    def _frame_read(self, ctx, code_module: str, line: int, how: str) -> None:
+        where = self.scans[code_module].path if code_module in self.scans else code_module
+        self.effect(ctx, NAMESPACE, (NAMESPACE, ctx.caller), f"{how} at "
+                    f"{os.path.basename(where)}:{line} reads the namespace of the code "
+                    "calling it through its frame", code_module, line)
+
+    def _frame_line(self, node) -> int | None:
+        """The first line where the function's own body (not a nested def) reads a frame's
+        f_back / f_locals / f_globals, or None."""
+        key = id(node)
+        if key not in self._frames:
+            found, todo = None, list(node.body)
+            while todo and found is None:
+                sub = todo.pop()
+                if isinstance(sub, ast.Attribute) and sub.attr in FRAME_ATTRIBUTES:
+                    found = sub.lineno
+                elif not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    todo.extend(ast.iter_child_nodes(sub))
+            self._frames[key] = found
+        return self._frames[key]
+
     def _interpret(self, ctx, module, node, klass, args, kwargs, env):
+        frame_line = self._frame_line(node)
+        if frame_line is not None:
+            self._frame_read(ctx, module, frame_line, "a frame's attribute")
         scan = self.scans[module]
         local = dict(env or {})
         local.update(_bind(node.args, args, dict(kwargs)))

@@ -76,6 +76,12 @@ class ModuleScan:
     actions: list = field(default_factory=list)
     statements: list = field(default_factory=list)
     first_reads: dict = field(default_factory=dict)  # name -> first unconditional read line
+    # name -> how many actions came before that read (a read in the module's own code, not
+    # in a function it calls): orders it against the calls of the same line
+    first_read_at: dict = field(default_factory=dict)
+    # line -> what: module-level code there reads the values of the module's namespace
+    # without naming them (`globals()` / `vars()` / `locals()`), which resolves no lazy import
+    raw_reads: dict = field(default_factory=dict)
     # (first line, last line) of each module-level def and class statement, sorted: where
     # the engine finds a body without parsing the whole module again
     segments: tuple = ()
@@ -155,6 +161,7 @@ class _ModuleWalker(Walker):
     def lookup(self, name):
         if self.cond == 0 and name not in self.scan.first_reads:
             self.scan.first_reads[name] = self.line
+            self.scan.first_read_at[name] = len(self.scan.actions)
         return super().lookup(name)
 
     def identity(self, name, value):
@@ -336,6 +343,7 @@ def scan_tree(tree: ast.Module, lazy_lines: frozenset[int], source: bytes, name:
     walker.scan_lazy_lines = lazy_lines
     walker.hooks.walker = walker
     walker.run(tree.body)
+    scan.raw_reads = namespace_reads(tree.body)
     scan.stars = tuple(walker.stars)
     scan.segments = _segments(tree.body, source.count(b"\n") + 1)
     return scan
@@ -354,3 +362,51 @@ def _segments(body, last: int) -> tuple:
             end = starts[i + 1] - 1 if i + 1 < len(body) else last
             out.append((stmt.lineno, end))
     return tuple(out)
+
+
+NAMESPACE_CALLS = ("globals", "vars", "locals")
+# uses of the namespace dict that read no value: writes, key tests, listing the keys
+_KEYS_ONLY = frozenset({"update", "__setitem__", "__delitem__", "keys", "__contains__"})
+_KEY_CALLS = frozenset({"len", "list", "sorted", "set", "tuple", "iter", "frozenset"})
+
+
+def namespace_reads(body) -> dict[int, str]:
+    """Line -> what, for module-level `globals()` / `vars()` / `locals()` whose values are
+    read (not `globals()[k] = v`, `.update(...)`, `k in globals()`, `sorted(globals())`).
+    Function bodies do not run at import time; in a class body only `globals()` is the
+    module's."""
+    out: dict[int, str] = {}
+    todo = [(stmt, False) for stmt in body]
+    while todo:
+        node, in_class = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend((d, in_class) for d in getattr(node, "decorator_list", ()))
+            if not isinstance(node, ast.Lambda):
+                todo.extend((d, in_class) for d in node.args.defaults + [
+                    d for d in node.args.kw_defaults if d is not None])
+            continue
+        for child in ast.iter_child_nodes(node):
+            if _namespace_call(child, in_class) and not _keys_only(node, child):
+                out.setdefault(child.lineno, f"`{child.func.id}()` reads the module's "
+                               "namespace")
+            todo.append((child, in_class or isinstance(node, ast.ClassDef)))
+    return out
+
+
+def _namespace_call(node, in_class: bool) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id in NAMESPACE_CALLS and not node.args and not node.keywords and \
+        (node.func.id == "globals" or not in_class)
+
+
+def _keys_only(parent, call) -> bool:
+    if isinstance(parent, ast.Attribute):
+        return parent.attr in _KEYS_ONLY
+    if isinstance(parent, ast.Subscript):
+        return not isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Compare):
+        return call in parent.comparators and all(
+            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+    if isinstance(parent, ast.Call):
+        return isinstance(parent.func, ast.Name) and parent.func.id in _KEY_CALLS
+    return isinstance(parent, ast.For) and parent.iter is call

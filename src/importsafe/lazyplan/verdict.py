@@ -20,8 +20,8 @@ from .readers import Readers, Verdict, observability
 from .scan import ImportStatement, ModuleScan
 
 MAX_MODULES_SHOWN = 5  # a statement's reasons name the first of the modules it runs first
-FAILS, LOST, MOVED, EXTERNAL, ORDER, EFFECT = (
-    "IS109", "IS110", "IS111", "IS112", "IS113", "IS114")
+FAILS, LOST, MOVED, EXTERNAL, ORDER, EFFECT, RAW = (
+    "IS109", "IS110", "IS111", "IS112", "IS113", "IS114", "IS115")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +164,7 @@ class Context:
     effects: dict = field(default_factory=dict)  # module -> [Effect]
     reads: dict = field(default_factory=dict)  # module -> [OrderRead]
     closures: dict = field(default_factory=dict)  # (module, line) -> modules, from the trace
+    namespace_reads: dict = field(default_factory=dict)  # effects.Engine.namespace_reads
 
 
 def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str],
@@ -205,9 +206,45 @@ def statement_verdict(scan: ModuleScan, stmt: ImportStatement, closure: set[str]
                                   f"more modules it runs first must load eagerly: "
                                   f"{', '.join(eager[MAX_MODULES_SHOWN:MAX_MODULES_SHOWN + 10])}"
                                   + (", ..." if len(eager) > MAX_MODULES_SHOWN + 10 else "")))
+    raw = _raw_read(scan, stmt, ctx)
+    if raw is not None:
+        reasons.append(raw)
     return StatementVerdict(scan.name, scan.path, stmt.line, target, stmt, not reasons,
                             tuple(dict.fromkeys(reasons)), frozenset(closure), not reasons,
                             relies_on if not reasons else None)
+
+
+def _raw_read(scan: ModuleScan, stmt: ImportStatement, ctx: Context) -> Reason | None:
+    """The first read of the module's namespace that resolves nothing (a frame's f_locals,
+    `globals()`) after the statement and before any of its names is read: lazily it finds
+    them unresolved (PEP 810 resolves a lazy import only when its name is read as a name)."""
+    found = {line: ((scan.path, line), what, None) for line, what in scan.raw_reads.items()}
+    for line, entry in ctx.namespace_reads.get(scan.name, {}).items():
+        found.setdefault(line, entry)
+    for line in sorted(found):
+        if line <= stmt.end_line:
+            continue
+        (file, at), what, action = found[line]
+        if any(_read_before(scan, stmt, n, line, action) for n in stmt.bound):
+            return None  # resolved by then
+        names = ", ".join(stmt.bound)
+        return Reason(RAW, file, at, f"{what} (line {line}), where lazily {names} is still "
+                      "an unresolved lazy object: PEP 810 resolves it only when the name "
+                      "is read", (scan.path, line))
+    return None
+
+
+def _read_before(scan: ModuleScan, stmt: ImportStatement, name: str, line: int,
+                 action: int | None) -> bool:
+    """Is `name` read after the statement and before the namespace read at `line` (by the
+    module's action `action`, when a call makes it: the decorator `@dispatch(...)` is read
+    before the call that looks at the frame)?"""
+    first = scan.first_reads.get(name)
+    if first is None or first <= stmt.end_line:
+        return False
+    if action is not None and name in scan.first_read_at:
+        return scan.first_read_at[name] <= action
+    return first < line
 
 
 def _first_read(scan: ModuleScan, stmt: ImportStatement) -> int | None:

@@ -1,0 +1,7 @@
+from .handlers import union
+from .dispatch import extend
+
+
+@extend
+def union(self, other):
+    return other

@@ -1,0 +1,2 @@
+from lz_globals import catalog
+print(catalog.CLASSES)
