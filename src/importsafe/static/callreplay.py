@@ -7,7 +7,7 @@ import os
 from ..model import Assumption
 from .daskconfig import CONFIG_MODULE, DEFAULTS_FILE
 from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
-from .events import PROCESS_EXIT, Call, Exit, Raise, Use
+from .events import PROCESS_EXIT, Call, Exit, If, Raise, SetAttr, Try, Use
 from .exprs import OWN_MODULE
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .mutation import MUTATING
@@ -243,7 +243,25 @@ class CallReplay:
                 if kind == "staticmethod":
                     return func if cls[5] is None else (*func, cls[5])
                 return ("bm", *func[1:4], cls if kind == "classmethod" else value, cls[5])
+        if self.lazy_all and attr not in _set_by_init(cls[3]) and self._refusing(cls):
+            # sympy's `S.Catalan`: filled while other modules are imported, which lazily
+            # may not have run; taken as there only in the ordinary (eager) order
+            raise SimUnknown(f"`.{attr}` of an instance of a class of {cls[1]} whose "
+                             "`__getattr__` raises AttributeError for names not filed yet: "
+                             "lazily the modules that file them may not have run (what "
+                             "files them at import time is not followed)")
         return OPAQUE
+
+    def _refusing(self, cls) -> bool:
+        """Does the class's `__getattr__` raise AttributeError itself (a registry that
+        answers only the names filed so far), rather than forward the lookup?"""
+        for name, (_, func) in cls[4]:
+            if name == "__getattr__" and func[0] == "f" and func[3] is not None:
+                module = self.deref(func)
+                body = self.program.function_body(module.name, func[3]).body \
+                    if module is not None else None
+                return body is None or _raises(body, "AttributeError")
+        return False
 
     def class_attribute(self, value, attr: str):
         """`Cls.attr` of a class value: its own function of that name as a function value
@@ -465,6 +483,32 @@ class CallReplay:
         err = self.error(ev.exception, None, None, ev.message)
         err.explicit = True
         raise err
+
+
+def _raises(body, exception: str) -> bool:
+    todo = list(body)
+    while todo:
+        ev = todo.pop()
+        cls = ev.__class__
+        if cls is Exit and ev.exception == exception:
+            return True
+        if cls is If:
+            todo.extend((*ev.body, *ev.orelse))
+        elif cls is Try:
+            todo.extend((*ev.body, *ev.orelse, *ev.final,
+                         *(e for h in ev.handlers for e in h.body)))
+    return False
+
+
+def _set_by_init(init) -> frozenset[str]:
+    """The attributes an `__init__` sets on its object unconditionally (`self.x = ...`)."""
+    func = init[3] if init.__class__ is tuple else init
+    body = getattr(func, "body", None)
+    if not body or not func.positional:
+        return frozenset()
+    me = func.positional[0]
+    return frozenset(ev.attrs[0] for ev in body
+                     if ev.__class__ is SetAttr and ev.name == me and len(ev.attrs) == 1)
 
 
 def _inert_reads(func) -> tuple[str, ...] | bool:

@@ -1,0 +1,6 @@
+from .registry import R
+
+
+@R.register
+class Pi:
+    pass
