@@ -288,10 +288,12 @@ def _verdicts(program, scans, effect_table, analysis: _Analysis, entries, source
     graph = import_graph(scans, is_module)
     modules = analysis.modules
 
+    memo: dict = {}
+
     def closure_of(stmt, module):
         if module in ran:
             return closures.get((module, stmt.line), set())
-        return static_closure(stmt, module, graph, ran, is_module)
+        return static_closure(stmt, module, graph, ran, is_module, memo)
 
     context = Context(modules, effect_table.modules, closure_of,
                       Order(trace, scans, is_module), analysis.effects, analysis.reads,

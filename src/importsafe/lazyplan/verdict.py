@@ -122,12 +122,29 @@ def closures_from_trace(trace) -> dict[tuple[str, int], set[str]]:
 
 
 def static_closure(stmt: ImportStatement, importer: str, graph: dict[str, set[str]],
-                   loaded: set[str], is_module) -> set[str]:
-    """Every analysed module the statement's imports can reach that is not yet loaded."""
-    parts = importer.split(".")
+                   loaded: set[str], is_module, memo: dict | None = None) -> set[str]:
+    """Every analysed module the statement's imports can reach that is not yet loaded.
+    `memo`: shared by the calls of one plan; the walk is made once per package and targets
+    (without the importer cut out: when it is not reached, cutting it changes nothing)."""
+    targets = tuple(sorted({t for t in stmt.targets(is_module) if t in graph}))
+    if memo is None:
+        return _reach(targets, importer, graph, loaded)
+    package = importer.rpartition(".")[0]
+    key = (package, targets)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = frozenset(_reach(targets, package, graph, loaded)) \
+            if package else None
+    if found is None or importer in found:
+        return _reach(targets, importer, graph, loaded)
+    return set(found)
+
+
+def _reach(targets, importer: str, graph: dict[str, set[str]], loaded: set[str]) -> set[str]:
+    parts = importer.split(".") if importer else []
     own = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
     out: set[str] = set()
-    stack = [t for t in stmt.targets(is_module) if t in graph]
+    stack = list(targets)
     while stack:
         name = stack.pop()
         if name in out or name in loaded or name in own:
