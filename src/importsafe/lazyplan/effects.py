@@ -24,11 +24,10 @@ from .table import EffectTable
 
 MAX_DEPTH = 4
 NAMESPACE = "namespace"  # not an effect: code reading its caller's namespace (verdict IS115)
-# functions that hand out the frames of the code calling them (f_locals / f_globals: the
-# caller's namespace as it is, PEP 810 lazy objects unresolved)
-FRAME_FUNCTIONS = frozenset({"sys._getframe", "sys._getframemodulename", "inspect.currentframe",
-                             "inspect.stack", "inspect.getouterframes", "inspect.trace"})
-FRAME_ATTRIBUTES = frozenset({"f_back", "f_locals", "f_globals"})
+# a frame's namespace, as it is (PEP 810 lazy objects unresolved), read by code that names
+# no frame attribute itself
+FRAME_FUNCTIONS = frozenset({"inspect.getargvalues"})
+FRAME_NAMESPACES = frozenset({"f_locals", "f_globals"})
 MAX_CONSTRUCTOR_DEPTH = 2  # constructors deeper than this make fresh objects only
 MAX_ALIASES = 8
 
@@ -140,10 +139,10 @@ class Engine(Classes):
         self.called_reads: dict[str, dict[str, int]] = {}
         self._now: tuple | None = None  # (module, line) of the top-level call being run
         # module -> line of its own code -> ((file, line) of the frame access, what, index of
-        # the action): while that action runs, code reads the module's namespace through its
-        # frame
+        # the action, the names looked up or None for any): while that action runs, code
+        # reads the module's namespace through its frame
         self.namespace_reads: dict[str, dict[int, tuple]] = {}
-        self._frames: dict[int, int | None] = {}  # id(function node) -> line of f_back, ...
+        self._frames: dict[int, tuple | None] = {}  # id(function node) -> _frame_reads
 
     # -- the entry point --------------------------------------------------------------------
     def module_effects(self, name: str) -> tuple[list[Effect], list[OrderRead]]:
@@ -169,8 +168,15 @@ class Engine(Classes):
                 continue
             for kind, state, what, keyed, site in dict.fromkeys(ctx.raw):
                 if kind == NAMESPACE:
-                    self.namespace_reads.setdefault(name, {}).setdefault(
-                        line, (site or (scan.path, line), what, index))
+                    at = self.namespace_reads.setdefault(name, {})
+                    keys = state[1]
+                    if line in at:
+                        old = at[line]
+                        keys = None if old[3] is None or keys is None else \
+                            tuple(sorted({*old[3], *keys}))
+                        at[line] = (*old[:3], keys)
+                    else:
+                        at[line] = (site or (scan.path, line), what, index, keys)
                     continue
                 effects.append(Effect(name, scan.path, line, kind, state, what, keyed, site))
             for state, what, access in dict.fromkeys(ctx.reads):
@@ -466,34 +472,29 @@ class Engine(Classes):
         ctx.reads.extend(reads)
         return result
 
-    def _frame_read(self, ctx, code_module: str, line: int, how: str) -> None:
+    def _frame_read(self, ctx, code_module: str, line: int, how: str, keys=None) -> None:
         where = self.scans[code_module].path if code_module in self.scans else code_module
-        self.effect(ctx, NAMESPACE, (NAMESPACE, ctx.caller), f"{how} at "
-                    f"{os.path.basename(where)}:{line} reads the namespace of the code "
-                    "calling it through its frame", code_module, line)
+        looked = f", looking up {', '.join(keys)}" if keys else ""
+        self.effect(ctx, NAMESPACE, (NAMESPACE, keys), f"{how} at {os.path.basename(where)}:"
+                    f"{line} reads its caller's namespace{looked}", code_module, line)
 
-    def _frame_line(self, node) -> int | None:
-        """The first line where the function's own body (not a nested def) reads a frame's
-        f_back / f_locals / f_globals, or None."""
+    def _frame_reads(self, node) -> tuple | None:
+        """(first line, keys) where the function's own body (not a nested def) reads a
+        frame's f_locals / f_globals; keys: what it looks up there, each ("lit", "name") or
+        ("name-of", parameter) (`f_locals.get(func.__name__)`), or None for anything."""
         key = id(node)
         if key not in self._frames:
-            found, todo = None, list(node.body)
-            while todo and found is None:
-                sub = todo.pop()
-                if isinstance(sub, ast.Attribute) and sub.attr in FRAME_ATTRIBUTES:
-                    found = sub.lineno
-                elif not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                    todo.extend(ast.iter_child_nodes(sub))
-            self._frames[key] = found
+            self._frames[key] = _frame_namespace_reads(node)
         return self._frames[key]
 
     def _interpret(self, ctx, module, node, klass, args, kwargs, env):
-        frame_line = self._frame_line(node)
-        if frame_line is not None:
-            self._frame_read(ctx, module, frame_line, "a frame's attribute")
         scan = self.scans[module]
         local = dict(env or {})
         local.update(_bind(node.args, args, dict(kwargs)))
+        frames = self._frame_reads(node)
+        if frames is not None:
+            self._frame_read(ctx, module, frames[0], "`f_locals` / `f_globals`",
+                             _looked_up(frames[1], local))
         hooks = _Hooks(self, ctx, module, args[0] if args else UNK)
         walker = hooks.walker = _FunctionWalker(module, scan.package, "function", local,
                                                 scan.env, hooks, self.is_module, klass=klass)
@@ -524,3 +525,108 @@ def _bind(a: ast.arguments, args: tuple, kwargs: dict) -> dict:
     if a.kwarg is not None:
         env[a.kwarg.arg] = OWN
     return env
+
+
+_KEYED = ("get", "__getitem__", "__contains__", "setdefault", "pop")
+
+
+def _frame_namespace_reads(node) -> tuple | None:
+    """See Engine._frame_reads."""
+    parents: dict[int, ast.AST] = {}
+    found: list[ast.Attribute] = []
+    todo = list(node.body)
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, ast.Attribute) and sub.attr in FRAME_NAMESPACES:
+            found.append(sub)
+        if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for child in ast.iter_child_nodes(sub):
+                parents[id(child)] = sub
+                todo.append(child)
+    if not found:
+        return None
+    assigned: dict[str, list] = {}  # local name -> the values assigned to it
+    for sub in {id(n): n for n in parents.values()}.values():
+        if isinstance(sub, ast.Assign):
+            for target in sub.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(sub.value)
+        elif isinstance(sub, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With,
+                              ast.NamedExpr)):
+            for target in ast.walk(sub.target if not isinstance(sub, ast.With) else sub):
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(None)
+    loads: dict[str, list] = {}  # local name -> where it is read
+    for sub in _nodes(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            loads.setdefault(sub.id, []).append(sub)
+    keys: set | None = set()
+    for attr in found:
+        more = _keys_of(attr, parents, assigned, loads)
+        keys = None if more is None or keys is None else keys | more
+    return min(a.lineno for a in found), None if keys is None else tuple(sorted(keys))
+
+
+def _nodes(node):
+    todo = list(node.body)
+    while todo:
+        sub = todo.pop()
+        yield sub
+        if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(sub))
+
+
+def _keys_of(ns, parents: dict, assigned: dict, loads: dict, depth: int = 0) -> set | None:
+    """The keys `ns.get(KEY)` / `ns[KEY]` look up in the frame namespace `ns` (directly, or
+    through a local name it is bound to once), when it is used only so and each KEY is a
+    string or `param.__name__`; else None."""
+    parent = parents.get(id(ns))
+    if isinstance(parent, ast.Subscript) and parent.value is ns and \
+            isinstance(parent.ctx, ast.Load):
+        key = _key_expr(parent.slice, assigned)
+        return None if key is None else {key}
+    if isinstance(parent, ast.Attribute) and parent.attr in _KEYED:
+        call = parents.get(id(parent))
+        if isinstance(call, ast.Call) and call.func is parent and call.args:
+            key = _key_expr(call.args[0], assigned)
+            return None if key is None else {key}
+        return None
+    if isinstance(parent, ast.Assign) and parent.value is ns and depth < 2 and \
+            len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) and \
+            len(assigned.get(parent.targets[0].id, ())) == 1:
+        out: set = set()
+        for use in loads.get(parent.targets[0].id, ()):  # `caller = frame.f_locals`
+            more = _keys_of(use, parents, assigned, loads, depth + 1)
+            if more is None:
+                return None
+            out |= more
+        return out
+    return None
+
+
+def _key_expr(node, assigned: dict) -> tuple | None:
+    if isinstance(node, ast.Name) and len(assigned.get(node.id, ())) == 1 and \
+            assigned[node.id][0] is not None:
+        node = assigned[node.id][0]  # `name = func.__name__`, bound once
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return ("lit", node.value)
+    if isinstance(node, ast.Attribute) and node.attr == "__name__" and \
+            isinstance(node.value, ast.Name):
+        return ("name-of", node.value.id)
+    return None
+
+
+def _looked_up(keys, local: dict) -> tuple | None:
+    """The names the frame reads look up, with the call's arguments; None: any."""
+    if keys is None:
+        return None
+    out = set()
+    for kind, what in keys:
+        if kind == "lit":
+            out.add(what)
+            continue
+        value = local.get(what)
+        if value is None or value[0] != "g" or value[3]:
+            return None  # not a module-level def or class of known name
+        out.add(value[2])
+    return tuple(sorted(out))

@@ -235,19 +235,22 @@ def _raw_read(scan: ModuleScan, stmt: ImportStatement, ctx: Context) -> Reason |
     """The first read of the module's namespace that resolves nothing (a frame's f_locals,
     `globals()`) after the statement and before any of its names is read: lazily it finds
     them unresolved (PEP 810 resolves a lazy import only when its name is read as a name)."""
-    found = {line: ((scan.path, line), what, None) for line, what in scan.raw_reads.items()}
+    found = {line: ((scan.path, line), what, None, None)
+             for line, what in scan.raw_reads.items()}
     for line, entry in ctx.namespace_reads.get(scan.name, {}).items():
         found.setdefault(line, entry)
     for line in sorted(found):
         if line <= stmt.end_line:
             continue
-        (file, at), what, action = found[line]
+        (file, at), what, action, keys = found[line]
+        if keys is not None and not set(keys) & set(stmt.bound):
+            continue  # it looks up other names only
         if any(_read_before(scan, stmt, n, line, action) for n in stmt.bound):
             return None  # resolved by then
         names = ", ".join(stmt.bound)
-        return Reason(RAW, file, at, f"{what} (line {line}), where lazily {names} is still "
-                      "an unresolved lazy object: PEP 810 resolves it only when the name "
-                      "is read", (scan.path, line))
+        return Reason(RAW, file, at, f"{what} (from line {line}), where lazily {names} "
+                      "would still be an unresolved lazy object: PEP 810 resolves it only "
+                      "when the name is read", (scan.path, line))
     return None
 
 
