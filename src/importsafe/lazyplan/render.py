@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 
 from ..report.json import _rel
-from .plan import LISTED
+from .plan import LISTED, listed_modules
 
 SCHEMA = 1
 
@@ -105,10 +105,15 @@ def _summary(plan, console, base) -> None:
                            f"fail: {', '.join(today[:5])}{', ...' if len(today) > 5 else ''}; "
                            f"with the plan (or --filter) {len(fixed)} of them work",
                            style="yellow"), soft_wrap=True)
+    unknown = [r for (e, m), r in plan.base.items() if m == "lazy" and r.outcome == "unknown"]
+    if unknown:
+        console.print(Text(f"under -X lazy_imports=all today, {len(unknown)} first import(s) "
+                           f"are not decided statically: {unknown[0].reason}", style="yellow"),
+                      soft_wrap=True)
     how = "`__lazy_modules__` lists" if plan.style == LISTED else "`lazy` statements"
     entries = len({e for e, _ in plan.after})
     broken = plan.broken
-    console.print(Text(f"plan: {len(plan.lazy)} statements lazy in {len(plan.patches)} files, "
+    console.print(Text(f"plan: {len(plan.lazy)} statements lazy in {_files(plan)} files, "
                        f"as {how} (target {'.'.join(map(str, plan.target_version))}); "
                        f"re-simulated {entries} entries in modes normal, bare, lazy: "
                        + ("nothing that works today fails" if not broken else
@@ -124,3 +129,13 @@ def _summary(plan, console, base) -> None:
     if plan.filter_written:
         console.print(Text(f"wrote the filter module {_rel(plan.filter_written, base)}",
                            style="green"))
+
+
+def _files(plan) -> int:
+    """How many files the plan changes (its edits, when they were made)."""
+    if plan.patches or not plan.lazy:
+        return len(plan.patches)
+    if plan.style == LISTED:
+        lazy = {key for key in plan.lazy if key[0] not in plan.unlisted}
+        return len(listed_modules(list(plan.statements), lazy))
+    return len({module for module, _ in plan.lazy})
