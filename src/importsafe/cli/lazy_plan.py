@@ -1,7 +1,6 @@
 """`importsafe lazy-plan`: which imports can be PEP 810 lazy without changing behaviour."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -65,7 +64,7 @@ def lazy_plan(paths, source_roots, target_version, fmt, write, filter_path, show
         doc = render.to_dict(plan, base)
         if timings is not None:
             doc["plan"]["importtime"] = [t.as_dict() for t in timings]
-        click.echo(json.dumps(doc, indent=2))
+        click.echo(render.json_text(doc))
     else:
         console = Console(highlight=False)
         render.render_text(plan, console, base, verbose, show_diff)
