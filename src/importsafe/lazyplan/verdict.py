@@ -124,20 +124,21 @@ def closures_from_trace(trace) -> dict[tuple[str, int], set[str]]:
 def static_closure(stmt: ImportStatement, importer: str, graph: dict[str, set[str]],
                    loaded: set[str], is_module, memo: dict | None = None) -> set[str]:
     """Every analysed module the statement's imports can reach that is not yet loaded.
-    `memo`: shared by the calls of one plan; the walk is made once per package and targets
-    (without the importer cut out: when it is not reached, cutting it changes nothing)."""
+    `memo`: shared by the calls of one plan; the walk is made once per package and target
+    (what a set of targets reaches is what each does; without the importer cut out: when
+    it is not reached, cutting it changes nothing)."""
     targets = tuple(sorted({t for t in stmt.targets(is_module) if t in graph}))
-    if memo is None:
-        return _reach(targets, importer, graph, loaded)
     package = importer.rpartition(".")[0]
-    key = (package, targets)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = frozenset(_reach(targets, package, graph, loaded)) \
-            if package else None
-    if found is None or importer in found:
+    if memo is None or not package:
         return _reach(targets, importer, graph, loaded)
-    return set(found)
+    out: set[str] = set()
+    for target in targets:
+        found = memo.get((package, target))
+        if found is None:
+            found = memo[(package, target)] = frozenset(_reach((target,), package, graph,
+                                                               loaded))
+        out |= found
+    return _reach(targets, importer, graph, loaded) if importer in out else out
 
 
 def _reach(targets, importer: str, graph: dict[str, set[str]], loaded: set[str]) -> set[str]:
