@@ -33,7 +33,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 from common import (IMPORTSAFE_DEPS, PINS, WORK, BenchError, ensure_venv, importsafe_command,
@@ -132,9 +131,11 @@ def scenario_differs(py: Path, case_root: Path, statement: str, scenario: Path) 
 def fixtures() -> list[tuple[str, Path, str, Path]]:
     """(name, the tree, the statement made lazy, the scenario) of each fixture."""
     out = []
+    sys.path.insert(0, str(ROOT / "tests"))
+    from lazyscenario import case_checks
     for case in sorted(p for p in CASES.iterdir() if (p / "case.toml").is_file()):
-        spec = tomllib.loads((case / "case.toml").read_text())
-        out.append((case.name, case, spec["statement"], case / "scenario.py"))
+        for name, statement, scenario, _ in case_checks(case):
+            out.append((name, case, statement, scenario))
     example = SCRATCH / "example-case"
     if example.exists():
         shutil.rmtree(example)

@@ -49,3 +49,16 @@ def make_one_lazy(root: Path, statement: str) -> None:
 def copy_case(case: Path, to: Path) -> Path:
     shutil.copytree(case, to, ignore=shutil.ignore_patterns("__pycache__"))
     return to
+
+
+def case_checks(case: Path) -> list[tuple[str, str, Path, dict]]:
+    """(name, statement made lazy, scenario, expected) of each check of a lazy_cases
+    fixture: its case.toml's own, then each `[variants.NAME]` table's (another statement of
+    the same package, with its own scenario file), named `case/NAME`."""
+    import tomllib
+    spec = tomllib.loads((case / "case.toml").read_text())
+    out = [(case.name, spec["statement"], case / spec.get("scenario", "scenario.py"), spec)]
+    for name, variant in sorted(spec.get("variants", {}).items()):
+        out.append((f"{case.name}/{name}", variant["statement"], case / variant["scenario"],
+                    variant))
+    return out

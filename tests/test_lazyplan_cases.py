@@ -4,16 +4,16 @@ eagerly and with that one import lazy (lazyscenario.HOW says how: on this machin
 Python 3.15, importsafe's PEP 810 emulation), and the plan's verdict on the statement must
 match what the scenario shows: lazy-safe exactly when the output is the same. The expected
 verdict and codes in case.toml are checked too, so a scenario that cannot tell the two apart
-fails the test instead of passing it."""
+fails the test instead of passing it. A case's `[variants.NAME]` are more statements of the
+same package, each with its own scenario (a hazard and its controls, without copies)."""
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from importsafe.lazyplan.apply import lazy_plan
-from lazyscenario import HOW, copy_case, make_one_lazy, run_scenario
+from lazyscenario import HOW, case_checks, copy_case, make_one_lazy, run_scenario
 
 CASES = sorted(p for p in (Path(__file__).parent / "lazy_cases").iterdir()
                if (p / "case.toml").is_file())
@@ -44,12 +44,15 @@ def check(root: Path, package: str, statement: str, scenario: Path, expected: di
     return plan, verdict
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
-def test_verdict_matches_the_scenario(case, tmp_path):
-    spec = tomllib.loads((case / "case.toml").read_text())
+CHECKS = [(case, *found) for case in CASES for found in case_checks(case)]
+
+
+@pytest.mark.parametrize("case, name, statement, scenario, spec", CHECKS,
+                         ids=[c[1] for c in CHECKS])
+def test_verdict_matches_the_scenario(case, name, statement, scenario, spec, tmp_path):
     root = copy_case(case, tmp_path / case.name)
-    package = spec["statement"].split("/")[0]
-    check(root, package, spec["statement"], root / "scenario.py", spec)
+    package = statement.split("/")[0]
+    check(root, package, statement, root / scenario.relative_to(case), spec)
 
 
 def test_bundled_example_jit_registry(tmp_path):

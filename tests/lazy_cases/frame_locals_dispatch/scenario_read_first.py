@@ -1,2 +1,2 @@
-import lz_frames_ctl.shapes as shapes
+import lz_frames.read_first as shapes
 print(type(shapes.union).__name__, len(shapes.union.funcs))

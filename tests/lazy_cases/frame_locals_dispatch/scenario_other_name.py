@@ -1,2 +1,2 @@
-import lz_frames_other.shapes as shapes
+import lz_frames.other_name as shapes
 print(shapes.intersect.__name__, type(shapes.union).__name__)
