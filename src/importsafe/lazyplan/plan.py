@@ -134,9 +134,19 @@ def simulate_all(program: Program, todo, workers: int = 1, made: bool = False) -
         return {pair: pick(found) for pair, found in zip(todo, iter_pairs(todo, program, sim))}
 
     def work(part):
+        # with each result, the function bodies the child loaded for it: the parent keeps
+        # them, and the processes of the next round, forked from it, need not parse them
+        loaded = program.loaded_functions
+        sent = len(loaded)
         for found in iter_pairs(part, program, sim):
-            yield pick(found)
-    return dict(zip(todo, map_streamed(work, todo, workers, every=256)))
+            new = tuple(loaded[sent:])
+            sent = len(loaded)
+            yield pick(found), new
+    out = map_streamed(work, todo, workers, every=256)
+    for _, bodies in out:
+        if bodies:
+            program.keep_functions(bodies)
+    return dict(zip(todo, (result for result, _ in out)))
 
 
 def check_plan(program: Program, verdicts: list[StatementVerdict], entries, today,
