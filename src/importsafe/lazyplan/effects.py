@@ -143,6 +143,7 @@ class Engine(Classes):
         # reads the module's namespace through its frame
         self.namespace_reads: dict[str, dict[int, tuple]] = {}
         self._frames: dict[int, tuple | None] = {}  # id(function node) -> _frame_reads
+        self._frame_words: dict[str, bool] = {}  # module -> _mentions_frames
 
     # -- the entry point --------------------------------------------------------------------
     def module_effects(self, name: str) -> tuple[list[Effect], list[OrderRead]]:
@@ -478,6 +479,18 @@ class Engine(Classes):
         self.effect(ctx, NAMESPACE, (NAMESPACE, keys), f"{how} at {os.path.basename(where)}:"
                     f"{line} reads its caller's namespace{looked}", code_module, line)
 
+    def _mentions_frames(self, module: str) -> bool:
+        """Does the module's source name f_locals or f_globals at all (most do not: their
+        functions need no walk)?"""
+        found = self._frame_words.get(module)
+        if found is None:
+            try:
+                source = self.read_source(module)
+            except KeyError:
+                source = b"f_locals"  # not read: walk its functions
+            found = self._frame_words[module] = b"f_locals" in source or b"f_globals" in source
+        return found
+
     def _frame_reads(self, node) -> tuple | None:
         """(first line, keys) where the function's own body (not a nested def) reads a
         frame's f_locals / f_globals; keys: what it looks up there, each ("lit", "name") or
@@ -491,7 +504,7 @@ class Engine(Classes):
         scan = self.scans[module]
         local = dict(env or {})
         local.update(_bind(node.args, args, dict(kwargs)))
-        frames = self._frame_reads(node)
+        frames = self._frame_reads(node) if self._mentions_frames(module) else None
         if frames is not None:
             self._frame_read(ctx, module, frames[0], "`f_locals` / `f_globals`",
                              _looked_up(frames[1], local))
