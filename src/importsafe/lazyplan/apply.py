@@ -3,6 +3,7 @@ writing through fix.apply.write_patches (the plan's edits) or the filter module.
 package (libcst, slow to import) loads only when edits are made."""
 from __future__ import annotations
 
+import mmap
 import os
 import tempfile
 import zlib
@@ -162,17 +163,26 @@ class _Analysis:
 
 
 _ANALYSIS = ("the effect analysis",)  # its place among the first runs' items
+_SKIPPED = ("not simulated",)  # an optional run left out: the analysis was done by then
 
 
 def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysis]:
     """The first imports of today in mode lazy ((entry, mode) -> Result) and analyse(),
     which shares nothing with them: in `workers` processes that take the analysis first (a
-    child, at the front of its share) and the simulations as they go."""
+    child, at the front of its share) and the simulations as they go. While the analysis
+    still runs, the other processes go on with today's normal-mode first imports (added to
+    the results): the plan's check asks for some of them, and the function bodies they load
+    come back with them, so that the check's processes need not parse them on its critical
+    path; none is run once the analysis is done."""
     pairs = [(e, "lazy") for e in entries]
     if workers <= 1 or len(pairs) < PARALLEL_MIN:
         return simulate_all(program, pairs), analyse()
-    at = (len(pairs) + 1) // workers  # where the second worker's share starts
-    items = [*pairs[:at], _ANALYSIS, *pairs[at:]]
+    optional = [(e, "normal") for e in entries]
+    work_items = [*pairs, *optional]
+    at = (len(work_items) + 1) // workers  # where the second worker's share starts
+    items = [*work_items[:at], _ANALYSIS, *work_items[at:]]
+    done = mmap.mmap(-1, 1)  # shared with the forked processes: 1 once the analysis is done
+    first_optional = len(pairs)
 
     def work(part):
         held = []  # the analysis, done while iter_pairs asked for its next pair
@@ -191,6 +201,9 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
             for item in part:
                 if item is _ANALYSIS:
                     held.append(analyse())
+                    done[0] = 1
+                elif item[1] == "normal" and done[0]:
+                    held.append(_SKIPPED)
                 else:
                     yield item
         for result, _ in iter_pairs(only_pairs(), program, simulate_results):
@@ -198,11 +211,19 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
             held.clear()
             yield with_bodies(result)
         yield from map(with_bodies, held)
-    found = map_streamed(work, items, workers, every=256)
+    try:
+        found = map_streamed(work, items, workers, every=256)
+    finally:
+        done.close()
     for _, bodies in found:
         program.keep_functions(bodies)
     found = [item for item, _ in found]
-    return dict(zip(pairs, found[:at] + found[at + 1:])), found[at]
+    analysis = found[at]
+    results = found[:at] + found[at + 1:]
+    base = dict(zip(pairs, results[:first_optional]))
+    base.update((pair, r) for pair, r in zip(optional, results[first_optional:])
+                if r != _SKIPPED)  # (a copy from another process: not the same object)
+    return base, analysis
 
 
 def _today(program, base: dict, pairs, workers: int = 1) -> dict:
