@@ -152,7 +152,7 @@ def run_fixtures(py, cmd, exe) -> list[dict]:
     for name, tree, statement, scenario in fixtures():
         rel, _, line = statement.rpartition(":")
         package = rel.split("/")[0]
-        copy = copy_tree(tree / package, f"fixture-{name}")
+        copy = copy_tree(tree / package, "fixture-" + name.replace("/", "-"))
         doc, _ = plan_json(cmd, copy / package, copy, ("--target-version", "3.15"))
         record = next(r for r in doc["imports"] if r["file"] == rel and r["line"] == int(line))
         flagged, _, _ = lifeguard_flags(exe, copy, SCRATCH / f"lg-{name}.json")
