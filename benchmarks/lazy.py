@@ -152,10 +152,11 @@ def run_fixtures(py, cmd, exe) -> list[dict]:
     for name, tree, statement, scenario in fixtures():
         rel, _, line = statement.rpartition(":")
         package = rel.split("/")[0]
-        copy = copy_tree(tree / package, "fixture-" + name.replace("/", "-"))
+        flat = name.replace("/", "-")  # a variant: case/NAME
+        copy = copy_tree(tree / package, f"fixture-{flat}")
         doc, _ = plan_json(cmd, copy / package, copy, ("--target-version", "3.15"))
         record = next(r for r in doc["imports"] if r["file"] == rel and r["line"] == int(line))
-        flagged, _, _ = lifeguard_flags(exe, copy, SCRATCH / f"lg-{name}.json")
+        flagged, _, _ = lifeguard_flags(exe, copy, SCRATCH / f"lg-{flat}.json")
         # what the statement runs first (importsafe's simulation): Lifeguard keeps the import
         # eager when one of them is flagged
         runs = {record["module"]} | {r["file"][:-3].replace("/__init__", "").replace("/", ".")
