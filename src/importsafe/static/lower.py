@@ -136,8 +136,9 @@ _LAZY_BYTES = re.compile(_LAZY_STR.pattern.encode(), re.M)
 def may_have_lazy(source: bytes | str) -> bool:
     """Does a line start with `lazy import` / `lazy from`? Then lower_lazy goes first: a
     failed `ast.parse` tokenizes the whole file again to report its error."""
-    pattern = _LAZY_BYTES if isinstance(source, bytes) else _LAZY_STR
-    return pattern.search(source) is not None
+    if isinstance(source, bytes):
+        return b"lazy" in source and _LAZY_BYTES.search(source) is not None
+    return "lazy" in source and _LAZY_STR.search(source) is not None
 
 
 def lower_lazy(source: bytes | str) -> tuple[bytes | str, frozenset[int], ast.Module] | None:
