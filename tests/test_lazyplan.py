@@ -314,3 +314,15 @@ def test_text_rewrites_match_libcst_on_real_files():
     with pytest.raises(RewriteError):
         make_lazy("x = 1\nfrom m import *\n", [2])
     assert rewrite.lower_lazy('s = """\nlazy import b\n"""\n') is None  # a string's line
+
+
+def test_a_file_changed_since_the_plan_is_reported_not_written(tmp_path):
+    """The plan's edits are made from the files as they are when it is written: one that no
+    longer parses gives a problem and nothing is written (no traceback)."""
+    write(tmp_path, {"chg/__init__.py": "from .a import A\n", "chg/a.py": "A = 1\n"})
+    plan = lazy_plan([str(tmp_path / "chg")], target_version=(3, 15))
+    assert plan.lazy
+    (tmp_path / "chg" / "__init__.py").write_text("from .a import (A\n")
+    written = write_plan(plan)
+    assert written.problem and "__init__.py" in written.problem and not written.written
+    assert (tmp_path / "chg" / "__init__.py").read_text() == "from .a import (A\n"

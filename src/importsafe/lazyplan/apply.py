@@ -343,7 +343,12 @@ def materialize(plan: LazyPlan, again: bool = True) -> LazyPlan:
     from ..fix.plan import patched_program
     program = plan.program
     verdicts = list(plan.statements)
-    written = patches_for(program, verdicts, set(plan.lazy), {SYNTAX, plan.style}, read_text)
+    from .rewrite import RewriteError
+    try:
+        written = patches_for(program, verdicts, set(plan.lazy), {SYNTAX, plan.style},
+                              read_text)
+    except (RewriteError, OSError, ValueError) as exc:  # changed or unreadable since
+        return replace(plan, problem=f"the plan cannot be written: {exc}")
     as_lazy, patches = tuple(written[SYNTAX]), tuple(written[plan.style])
     entries = sorted({e for e, _ in plan.after})
     workers = os.cpu_count() or 1
@@ -407,6 +412,8 @@ def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) 
     """Apply the checked plan: its edits (all or none), and/or the filter module."""
     if patches:
         plan = materialize(plan)
+        if plan.problem:
+            return plan
     if plan.broken:
         return replace(plan, problem="the plan breaks first imports that work today; "
                                      "nothing was written")

@@ -72,7 +72,7 @@ def lines_of_listing(verdicts: list[StatementVerdict], listed: dict) -> set:
 def patches_for(program: Program, verdicts, lazy: set, styles, read_text) -> dict:
     """style -> the plan's edits written in that style (each file read and parsed once)."""
     from ..fix.plan import FilePatch
-    from .rewrite import add_lazy_modules, make_lazy, tree_of
+    from .rewrite import RewriteError, add_lazy_modules, make_lazy, tree_of
     by_module: dict[str, set[int]] = {}
     for module, line in lazy:
         by_module.setdefault(module, set()).add(line)
@@ -82,13 +82,16 @@ def patches_for(program: Program, verdicts, lazy: set, styles, read_text) -> dic
         path = program.index[module].path
         old = read_text(path)
         tree = tree_of(old)
-        if LISTED in styles and module in listed:
-            names, first = listed[module]
-            out[LISTED].append(FilePatch(module, path, old,
-                                         add_lazy_modules(old, names, first, tree), ()))
-        if SYNTAX in styles and module in by_module:
-            out[SYNTAX].append(FilePatch(module, path, old,
-                                         make_lazy(old, sorted(by_module[module]), tree), ()))
+        try:
+            if LISTED in styles and module in listed:
+                names, first = listed[module]
+                out[LISTED].append(FilePatch(module, path, old,
+                                             add_lazy_modules(old, names, first, tree), ()))
+            if SYNTAX in styles and module in by_module:
+                out[SYNTAX].append(FilePatch(module, path, old, make_lazy(
+                    old, sorted(by_module[module]), tree), ()))
+        except RewriteError as exc:
+            raise RewriteError(f"{path}: {exc}") from None
     return out
 
 
