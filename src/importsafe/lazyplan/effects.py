@@ -547,46 +547,32 @@ def _frame_namespace_reads(node) -> tuple | None:
     """See Engine._frame_reads."""
     parents: dict[int, ast.AST] = {}
     found: list[ast.Attribute] = []
+    assigned: dict[str, list] = {}  # local name -> the values bound to it (None: not known)
+    loads: dict[str, list] = {}  # local name -> where it is read
     todo = list(node.body)
     while todo:
         sub = todo.pop()
         if isinstance(sub, ast.Attribute) and sub.attr in FRAME_NAMESPACES:
             found.append(sub)
+        elif isinstance(sub, ast.Name):
+            if isinstance(sub.ctx, ast.Load):
+                loads.setdefault(sub.id, []).append(sub)
+            else:  # bound: by `name = value` alone is its value known
+                parent = parents.get(id(sub))
+                value = parent.value if isinstance(parent, ast.Assign) and \
+                    sub in parent.targets else None
+                assigned.setdefault(sub.id, []).append(value)
         if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             for child in ast.iter_child_nodes(sub):
                 parents[id(child)] = sub
                 todo.append(child)
     if not found:
         return None
-    assigned: dict[str, list] = {}  # local name -> the values assigned to it
-    for sub in {id(n): n for n in parents.values()}.values():
-        if isinstance(sub, ast.Assign):
-            for target in sub.targets:
-                if isinstance(target, ast.Name):
-                    assigned.setdefault(target.id, []).append(sub.value)
-        elif isinstance(sub, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With,
-                              ast.NamedExpr)):
-            for target in ast.walk(sub.target if not isinstance(sub, ast.With) else sub):
-                if isinstance(target, ast.Name):
-                    assigned.setdefault(target.id, []).append(None)
-    loads: dict[str, list] = {}  # local name -> where it is read
-    for sub in _nodes(node):
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-            loads.setdefault(sub.id, []).append(sub)
     keys: set | None = set()
     for attr in found:
         more = _keys_of(attr, parents, assigned, loads)
         keys = None if more is None or keys is None else keys | more
     return min(a.lineno for a in found), None if keys is None else tuple(sorted(keys))
-
-
-def _nodes(node):
-    todo = list(node.body)
-    while todo:
-        sub = todo.pop()
-        yield sub
-        if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(sub))
 
 
 def _keys_of(ns, parents: dict, assigned: dict, loads: dict, depth: int = 0) -> set | None:
