@@ -28,10 +28,6 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line ends of Python's tokenizer (not
 
 def tree_of(text: str) -> ast.Module | None:
     """The text's tree for make_lazy / add_lazy_modules (None: libcst's turn)."""
-    return _tree(text)
-
-
-def _tree(text: str) -> ast.Module | None:
     try:
         return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -51,7 +47,7 @@ def make_lazy(text: str, lines, tree: ast.Module | None = None) -> str:
     """The text with the import statements starting on `lines` made `lazy`. `tree`: the
     text's, when the caller has it (`tree_of`)."""
     wanted = sorted(set(lines))
-    tree = tree or _tree(text)
+    tree = tree or tree_of(text)
     if tree is None:
         return _make_lazy_cst(text, wanted)
     starts = _line_starts(text)
@@ -153,7 +149,7 @@ def add_lazy_modules(text: str, modules, first_line: int, tree: ast.Module | Non
     holds line `first_line` (the first import naming a listed module), never before the
     docstring or a `__future__` import. The line goes in at the start of the line where that
     statement starts and the one before ends earlier, so it cannot land inside another."""
-    tree = tree or _tree(text)
+    tree = tree or tree_of(text)
     if tree is None:
         return _add_lazy_modules_cst(text, modules, first_line)
     body = tree.body
