@@ -8,8 +8,8 @@ in every mode; under the global lazy mode, `-X lazy_imports=all`, every one of t
 already, so mode lazy needs no second run). An entry that worked before and fails after
 names the statements to keep eager (_culprits). Those go back to eager (rule IS109) and the
 rest is simulated again, until nothing new fails; over the rewritten sources, what breaks in
-mode bare is sent back the same way (apply.materialize). `__lazy_modules__` names modules, not statements: a module is listed only when
-every import of it in the file is in the plan.
+mode bare is sent back the same way (apply.materialize). `__lazy_modules__` names modules,
+not statements: a module is listed only when every import of it in the file is in the plan.
 """
 from __future__ import annotations
 
