@@ -114,7 +114,8 @@ def _make_lazy_class():
                 return updated
             node = updated.body[0]
             if not isinstance(node, cst.Import) and not (
-                    isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar)):
+                    isinstance(node, cst.ImportFrom)
+                    and not isinstance(node.names, cst.ImportStar)):
                 return updated
             self.done.add(line)
             return updated.with_changes(body=[lazy_statement(node), *updated.body[1:]])

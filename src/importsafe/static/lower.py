@@ -94,9 +94,11 @@ _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"()[]{}")
 
 def lower(source: bytes | str) -> tuple | None:
     """(lowered source, lines of lazy imports, type parameter names by the line of their
-    def / class, its tree when it was parsed already or None), or None when libcst cannot parse it either, when it nests too deep for
-    it (too_deep), or when it takes over MAX_SECONDS. libcst runs in a child process where
-    there is fork: a crash of its native code costs that file, not the whole check."""
+    def / class, its tree when it was parsed already or None), or None when libcst cannot
+    parse it either, when it nests too deep for it (too_deep), or when it takes over
+    MAX_SECONDS. `lazy` statements alone are lowered as text (lower_lazy); libcst runs in a
+    child process where there is fork: a crash of its native code costs that file, not the
+    whole check."""
     found = lower_lazy(source)
     if found is not None:
         return found[0], found[1], {}, found[2]
