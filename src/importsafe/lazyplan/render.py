@@ -47,6 +47,8 @@ def to_dict(plan, base: str | None) -> dict:
                         "modes": sorted({m for _, m in plan.after}),
                         "broken": [f"{e} [{m}]" for e, m in plan.broken]},
             "lazy_mode_today": entries_failing,
+            "lazy_mode_unknown": sorted(e for (e, m), r in plan.base.items()
+                                        if m == "lazy" and r.outcome == "unknown"),
             "benefit": [{"entry": b.entry, "modules_eager": b.eager, "modules_lazy": b.lazy}
                         for b in plan.benefit],
             "written": [_rel(p, base) for p in plan.written],
