@@ -222,6 +222,20 @@ def test_what_the_plan_breaks_in_mode_bare_goes_back_to_eager(tmp_path):
     assert text.startswith("from bo.core.expr import Expr\n")
 
 
+def test_a_filter_is_checked_in_mode_bare_too(tmp_path):
+    """--filter changes no source, but makes lazy what the edits would: the same check in
+    mode bare keeps the test module's first line out of it."""
+    write(tmp_path, BARE_ONLY)
+    before = (tmp_path / "bo/core/tests/test_ops.py").read_text()
+    plan = write_plan(lazy_plan([str(tmp_path / "bo")], target_version=(3, 15)),
+                      str(tmp_path / "lazyfilter.py"), patches=False)
+    assert plan.problem is None and plan.filter_written and not plan.written
+    text = (tmp_path / "lazyfilter.py").read_text()
+    assert "('bo.core.tests.test_ops', 'bo.core.expr', ('Expr',))" not in text
+    assert "('bo.core', 'bo.core.expr', ('Expr',))" in text  # the rest of the plan stays
+    assert (tmp_path / "bo/core/tests/test_ops.py").read_text() == before
+
+
 EXTERNAL = {  # lz_hostlib is installed elsewhere: not analysed, its effects come from the table
     "extuser/__init__.py": "from . import plugin\n",
     "extuser/plugin.py": "import lz_hostlib\n\nclass Plugin:\n    pass\n\n"

@@ -409,8 +409,9 @@ def _mention_counter(source: bytes):
 
 
 def write(plan: LazyPlan, filter_path: str | None = None, patches: bool = True) -> LazyPlan:
-    """Apply the checked plan: its edits (all or none), and/or the filter module."""
-    if patches:
+    """Apply the checked plan: its edits (all or none), and/or the filter module. Either is
+    first simulated over the rewritten sources (the filter makes lazy what the edits do)."""
+    if patches or filter_path is not None:
         plan = materialize(plan)
         if plan.problem:
             return plan
