@@ -16,8 +16,8 @@ from ..static.parse import PARALLEL_MIN_FILES
 from ..static.simulate import iter_pairs, traced_run
 from .effects import Engine
 from .plan import (CHECKED_MODES, LISTED, PARALLEL_MIN, SYNTAX, check_plan, filter_module,
-                   lazy_program, loaded_modules, patches_for, ran_modules, simulate_all,
-                   simulate_results)
+                   kept_bodies, lazy_program, loaded_modules, loaded_since, patches_for,
+                   ran_modules, simulate_all, simulate_results)
 from .readers import Readers, words_of
 from .scan import scan_module, scan_tree
 from .table import table
@@ -125,21 +125,30 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
         checked = check_plan(program, verdicts, entries, today, by_statement, style,
                              workers=workers, unlisted=unlisted)
         today(())  # the lazy-mode failures' normal-mode results, whatever check_plan asked
-        lazy = set(checked.lazy)
-        after = dict(checked.after)
-        after.update({pair: r for pair, r in base.items() if pair[1] == "lazy"})
-        changed = lazy_program(program, lazy)
-        benefit = tuple(Benefit(top, eager_counts[top], loaded_modules(changed, top))
-                        for top in packages if top in index)
-    final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
-                         key=lambda v: (v.file, v.line)))
+        final, lazy, after, benefit, filter_text = _settled(
+            program, checked, verdicts, base,
+            {top: eager_counts[top] for top in packages if top in index}, packages)
     analysed = {n: modules[n] for n in entries if n in modules}
     assumed = {n: tuple(sorted(v)) for n, v in analysis.assumed.items() if n in analysed}
-    return LazyPlan(tuple(loaded.roots), final, analysed, frozenset(lazy), style, (), (), base,
+    return LazyPlan(tuple(loaded.roots), final, analysed, lazy, style, (), (), base,
                     after, benefit, assumed, packages, tuple(target_version),
-                    filter_text=filter_module(set(lazy), list(final), packages),
-                    problems=tuple(problems), ran=frozenset(ran), program=program,
-                    unlisted=unlisted)
+                    filter_text=filter_text, problems=tuple(problems), ran=frozenset(ran),
+                    program=program, unlisted=unlisted)
+
+
+def _settled(program, checked, verdicts, lazy_mode: dict, eager: dict, packages) -> tuple:
+    """What the checked plan makes of the verdicts: (the statements with the reasons it
+    kept some eager for, the statements it makes lazy, every result with it, mode lazy's
+    taken from `lazy_mode`, the benefit over `eager` (top -> modules its import runs today),
+    the filter module's text)."""
+    lazy = frozenset(checked.lazy)
+    after = {**checked.after, **{pair: r for pair, r in lazy_mode.items() if pair[1] == "lazy"}}
+    changed = lazy_program(program, set(lazy))
+    benefit = tuple(Benefit(top, count, loaded_modules(changed, top))
+                    for top, count in eager.items())
+    final = tuple(sorted((_with_kept(v, checked.kept) for v in verdicts),
+                         key=lambda v: (v.file, v.line)))
+    return final, lazy, after, benefit, filter_module(set(lazy), list(final), packages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,16 +195,10 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
 
     def work(part):
         held = []  # the analysis, done while iter_pairs asked for its next pair
-        loaded = program.loaded_functions
-        sent = len(loaded)
+        take = loaded_since(program)
 
         def with_bodies(result):
-            # the function bodies this child loaded since, for the parent to keep: the
-            # later stages fork from it and need not parse them again
-            nonlocal sent
-            new = loaded[sent:]
-            sent = len(loaded)
-            return result, tuple(new)
+            return result, take()
 
         def only_pairs():
             for item in part:
@@ -215,9 +218,7 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
         found = map_streamed(work, items, workers, every=256)
     finally:
         done.close()
-    for _, bodies in found:
-        program.keep_functions(bodies)
-    found = [item for item, _ in found]
+    found = kept_bodies(program, found)
     analysis = found[at]
     results = found[:at] + found[at + 1:]
     base = dict(zip(pairs, results[:first_optional]))
@@ -379,14 +380,11 @@ def _narrowed(plan: LazyPlan, entries, after: dict, created: dict, workers: int)
                          lambda pairs: _today(program, base, pairs, workers), closures,
                          plan.style, CHECKED_MODES, workers, plan.unlisted,
                          start=(plan.lazy, after, created))
-    lazy = set(checked.lazy)
-    final = tuple(_with_kept(v, checked.kept) for v in plan.statements)
-    changed = lazy_program(program, lazy)
-    benefit = tuple(replace(b, lazy=loaded_modules(changed, b.entry)) for b in plan.benefit)
-    after = dict(checked.after)
-    after.update({pair: r for pair, r in plan.after.items() if pair[1] == "lazy"})
-    return replace(plan, statements=final, lazy=frozenset(lazy), after=after, benefit=benefit,
-                   filter_text=filter_module(lazy, list(final), plan.packages))
+    final, lazy, after, benefit, filter_text = _settled(
+        program, checked, verdicts, plan.after, {b.entry: b.eager for b in plan.benefit},
+        plan.packages)
+    return replace(plan, statements=final, lazy=lazy, after=after, benefit=benefit,
+                   filter_text=filter_text)
 
 
 def _target(stmt, is_module) -> str:

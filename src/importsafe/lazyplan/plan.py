@@ -137,19 +137,33 @@ def simulate_all(program: Program, todo, workers: int = 1, made: bool = False) -
         return {pair: pick(found) for pair, found in zip(todo, iter_pairs(todo, program, sim))}
 
     def work(part):
-        # with each result, the function bodies the child loaded for it: the parent keeps
-        # them, and the processes of the next round, forked from it, need not parse them
-        loaded = program.loaded_functions
-        sent = len(loaded)
+        take = loaded_since(program)
         for found in iter_pairs(part, program, sim):
-            new = tuple(loaded[sent:])
-            sent = len(loaded)
-            yield pick(found), new
-    out = map_streamed(work, todo, workers, every=256)
-    for _, bodies in out:
+            yield pick(found), take()
+    return dict(zip(todo, kept_bodies(program, map_streamed(work, todo, workers, every=256))))
+
+
+def loaded_since(program: Program):
+    """In a worker process: a function giving the function bodies loaded since its last
+    call, to send back with a result (kept_bodies)."""
+    loaded = program.loaded_functions
+    sent = len(loaded)
+
+    def take() -> tuple:
+        nonlocal sent
+        new = tuple(loaded[sent:])
+        sent = len(loaded)
+        return new
+    return take
+
+
+def kept_bodies(program: Program, found: list) -> list:
+    """The results of (result, bodies) pairs a worker sent, the bodies kept by the parent:
+    the processes of later stages, forked from it, need not parse them again."""
+    for _, bodies in found:
         if bodies:
             program.keep_functions(bodies)
-    return dict(zip(todo, (result for result, _ in out)))
+    return [result for result, _ in found]
 
 
 def check_plan(program: Program, verdicts: list[StatementVerdict], entries, today,

@@ -195,16 +195,14 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         return value
 
     def _answering_instance(self, call, frame):
-        """`S = SingletonRegistry()` in mode lazy: an instance whose class answers missing
-        attributes itself (`__getattr__`), so that reading one is known to depend on state
+        """`S = SingletonRegistry()` in mode lazy: an instance whose class's `__getattr__`
+        refuses names not filed yet, so that reading one is known to depend on state
         (callreplay.instance_attribute); else opaque, as every other call's result."""
         if frame.kind != "module" or call[2]:
             return OPAQUE
         cls = self.ns_get(frame.module, call[1])  # a class bound here: no lookup to replay
-        if cls is not MISSING and cls[0] == "c" and \
-                any(name == "__getattr__" for name, _ in cls[4]):
-            return ("inst", cls)
-        return OPAQUE
+        return ("inst", cls) if cls is not MISSING and cls[0] == "c" and self._refusing(cls) \
+            else OPAQUE
 
     def _all_names(self, parts, frame) -> tuple[str, ...] | None:
         """A literal `__all__`, parts being names or ("ref", name, attrs) to another list."""
