@@ -78,10 +78,10 @@ class CallReplay:
             self.unresolved = self.made_in_code(ev.name, frame)
 
     def _known_arguments(self, passed, frame) -> tuple:
-        """(position or keyword, value) of the arguments that are names holding a literal
-        list, tuple or dict, or a literal or partly known string, now (their parameters
-        iterate, test or import known values), or a location in the analysed tree, and of
-        the locations computed from `__file__`."""
+        """(position or keyword, value) of the arguments that are names (or entries of
+        names' values, `TABLE["all"]`) holding a literal list, tuple or dict, or a literal or
+        partly known string, now (their parameters iterate, test or import known values),
+        or a location in the analysed tree, and of the locations computed from `__file__`."""
         if passed is None or len(passed) < 5:
             return ()
         known = []
@@ -102,6 +102,11 @@ class CallReplay:
             found = self.path_value(spec, frame)
             if found is not None and found[1]:
                 known.append((key, ("path", found[0])))
+        for key, spec in passed[6] if len(passed) > 6 else ():
+            self.shared(spec[1], frame)
+            value = self.index_value(spec, frame)
+            if value[0] in ("dict", "lit"):
+                known.append((key, value))
         return tuple(known)
 
     def call_function(self, module: ModState, func, passed=None, known=()) -> None:
@@ -321,6 +326,17 @@ class CallReplay:
             return _to_sim(self.pure_data(program, frame, self.quiet_environment), 0)
         except NoValue:
             return OPAQUE
+
+    def pure_item(self, spec, frame):
+        """("evalitem", program, i, n): item i of the value pure code computes, when it is a
+        tuple or list of n items; else opaque (the unpacking's error is not followed)."""
+        try:
+            value = self.pure_data(spec[1], frame, self.quiet_environment)
+        except NoValue:
+            return OPAQUE
+        if value.__class__ in (tuple, list) and len(value) == spec[3]:
+            return _to_sim(value[spec[2]], 0)
+        return OPAQUE
 
     def pure_truth(self, program, frame) -> object:
         """The truth of a purefn program's value now, for an `if`; UNDECIDED if not known."""
@@ -666,7 +682,8 @@ def _to_sim(value, depth):
             k.__class__ is str for k in value):
         return ("dict", tuple((k, _to_sim(v, depth + 1)) for k, v in value.items()))
     if value.__class__ is list and len(value) <= MAX_DICT and all(
-            v.__class__ in _SCALARS or isinstance(v, PureObject) for v in value):
+            v.__class__ in _SCALARS or isinstance(v, PureObject) and not v.mutable
+            for v in value):
         # marked as a list, so purefn reads it back as one
         return ("dict", tuple((v, OPAQUE) for v in value), "list")
     return OPAQUE

@@ -17,10 +17,11 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 
+from .configfiles import CONFIG_CLASSES, new_parser
 from .purefn import NoValue, PureObject, _Builtin
 
 PYCACHE = "__pycache__"
-STD_MODULES = frozenset({"os", "os.path", "glob", "posixpath", "pathlib"})
+STD_MODULES = frozenset({"os", "os.path", "glob", "posixpath", "pathlib", "configparser"})
 # the functions modelled, by qualified name; os.path's are posixpath's (the target is Linux)
 _STRING_FUNCTIONS = {"basename", "dirname", "join", "splitext", "split", "normpath",
                      "abspath", "realpath"}
@@ -29,7 +30,7 @@ _LISTING_FUNCTIONS = {"os.listdir": "listdir", "os.scandir": "scandir", "glob.gl
 _TESTS = {"isfile", "isdir", "exists"}
 STD_FUNCTIONS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath")
                            for f in _STRING_FUNCTIONS | _TESTS} | set(_LISTING_FUNCTIONS) |
-                          {"pathlib.Path", "typing.cast"})
+                          {"pathlib.Path", "typing.cast"} | set(CONFIG_CLASSES))
 
 
 _OPAQUE = ("v",)  # state.OPAQUE
@@ -92,6 +93,19 @@ class Listings:
             raise NoValue("realpath() of a path that may be a symlink")
         return path
 
+    def text(self, path: str, allowed: str, call: str) -> bytes | None:
+        """The bytes of a configuration file in an allowed directory as read at check time,
+        None when there is no such file (or a directory); NoValue when they were not read."""
+        kind = self.kind(path, allowed, call)
+        if kind != "f":
+            return None
+        directory, name = posixpath.split(posixpath.normpath(path))
+        data = self.listings[directory].text(name)
+        if data is None:
+            raise NoValue(f"{call}() of {path}: not read at check time (too large, or not "
+                          "named as a configuration file)")
+        return data
+
     def kind(self, path: str, allowed: str, call: str) -> str | None:
         """"f", "d", "" or None (no such entry) of a path in an allowed directory."""
         path = posixpath.normpath(path)
@@ -114,6 +128,8 @@ class StdFunction(_Builtin):
         self.qualified, self.listings, self.allowed = qualified, listings, allowed
 
     def run(self, run, args, kwargs):
+        if self.qualified in CONFIG_CLASSES:
+            return new_parser(self.qualified, args, kwargs, self.listings, self.allowed)
         if self.qualified == "pathlib.Path":
             if kwargs or not args or not all(isinstance(a, (str, PathValue)) for a in args):
                 raise NoValue("Path() arguments")

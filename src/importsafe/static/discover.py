@@ -6,6 +6,7 @@ code can reach inside the same source roots is discovered too, as context.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 
 SOURCE_SUFFIXES = (".py",)
@@ -333,6 +334,11 @@ def _python_or_subdirs(entries, stack: list) -> bool:
 
 
 MAX_LISTED = 4096  # a directory with more entries is not listed (the simulator says unknown)
+# configuration files the listed code may read with configparser (configfiles.py): their
+# bytes are part of the listing, so results that read them are keyed on their content
+CONFIG_SUFFIXES = (".ini", ".cfg", ".conf")
+MAX_CONFIG_BYTES = 1 << 16
+MAX_CONFIG_FILES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +353,15 @@ class DirListing:
     pycache: bool
     real: bool = False  # the path is its own os.path.realpath (no symlink on the way)
     links: tuple[str, ...] = ()  # the entries that are symlinks, sorted (a stable repr)
+    # (name, bytes) of its small configuration files (CONFIG_SUFFIXES), sorted by name
+    texts: tuple[tuple[str, bytes], ...] = ()
+
+    def text(self, name: str) -> bytes | None:
+        """The bytes of configuration file `name` as read at check time, if they were."""
+        for entry, data in self.texts:
+            if entry == name:
+                return data
+        return None
 
 
 def read_listing(directory: str) -> DirListing | None:
@@ -370,7 +385,36 @@ def read_listing(directory: str) -> DirListing | None:
     path = os.path.normpath(directory)
     return DirListing(path, tuple(out),
                       "__pycache__" not in names and os.access(directory, os.W_OK),
-                      os.path.realpath(path) == path, tuple(sorted(links)))
+                      os.path.realpath(path) == path, tuple(sorted(links)),
+                      _config_texts(path, out))
+
+
+def _config_texts(directory: str, entries) -> tuple[tuple[str, bytes], ...]:
+    """The bytes of the directory's small configuration files, read at most once each."""
+    out = []
+    for name in sorted(n for n, kind in entries if kind == "f" and n.endswith(CONFIG_SUFFIXES)):
+        if len(out) == MAX_CONFIG_FILES:
+            break
+        try:
+            # O_NONBLOCK: a FIFO named x.ini must not hang the check (is_file() was true
+            # when listed, but the entry may have been replaced since)
+            fd = os.open(os.path.join(directory, name), os.O_RDONLY | os.O_NONBLOCK)
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    continue
+                data = b""
+                while len(data) <= MAX_CONFIG_BYTES:
+                    chunk = os.read(fd, MAX_CONFIG_BYTES + 1 - len(data))
+                    if not chunk:
+                        break
+                    data += chunk
+            finally:
+                os.close(fd)
+        except OSError:
+            continue
+        if len(data) <= MAX_CONFIG_BYTES:
+            out.append((name, data))
+    return tuple(out)
 
 
 def read_listings(infos, lists_dirs) -> dict[str, DirListing]:

@@ -258,7 +258,8 @@ def passed_arguments(call: ast.Call) -> tuple | None:
     """(number of positional arguments, keyword names, 0, the literal arguments: (position or
     keyword, value) pairs[, the arguments that are names: (position or keyword, name)
     pairs[, the locations computed from `__file__`: (position or keyword, path_spec)
-    pairs]]), or None with *args / **kwargs."""
+    pairs[, entries of names' values: (position or keyword, ("index", name, keys))]]]), or
+    None with *args / **kwargs."""
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
         return None
@@ -269,8 +270,25 @@ def passed_arguments(call: ast.Call) -> tuple | None:
                   if a.__class__ is ast.Name or _own_module(a))
     paths = tuple((key, spec) for key, a in given if a.__class__ in PATH_NODES and
                   (spec := path_spec(a)) is not None and anchored(spec))
+    items = tuple((key, found) for key, a in given if a.__class__ is ast.Subscript and
+                  (found := _entry_of(a)) is not None)
     passed = len(call.args), tuple(k.arg for k in call.keywords), 0, literals
+    if items:
+        return passed + (names, paths, items)
     return passed + (names, paths) if paths else passed + (names,) if names else passed
+
+
+def _entry_of(node) -> tuple | None:
+    """`NAME[k1][k2]...` with every key spelled: ("index", NAME, keys), as a Bind's value
+    (namespaces.index_value)."""
+    keys = []
+    while node.__class__ is ast.Subscript:
+        key = spell(node.slice) if node.slice.__class__ is not ast.Slice else None
+        if key is None:
+            return None
+        keys.append(key)
+        node = node.value
+    return ("index", node.id, tuple(reversed(keys))) if node.__class__ is ast.Name else None
 
 
 OWN_MODULE = "sys.modules[__name__]"  # an argument that is the calling module itself

@@ -214,16 +214,23 @@ class Bindings:
 
     def _unpacked(self, target, value, line, out, scope) -> bool:
         """`a, b = name`: each target name bound to that item of the value, when it is a
-        known tuple then ("item", name, attrs, index, length))."""
+        known tuple then ("item", name, attrs, index, length)); `a, b = f(x)`, each to that
+        item of what pure code computes ("evalitem", program, index, length)."""
         chain = attr_chain(value)
         if not isinstance(target, ast.Tuple) or not all(
                 isinstance(e, ast.Name) for e in target.elts):
             return False
         index = _index_value(value) if chain is None and value.__class__ is ast.Subscript \
             else None  # `a, b = TABLE[name]`: an entry of a literal dict
-        if chain is None and (index is None or None in index[2]):
-            return False
         n = len(target.elts)
+        if chain is None and (index is None or None in index[2]):
+            # `name, meta = parse(path)`: items of a value pure code computes (purefn)
+            program = compile_expr(value) if value.__class__ is ast.Call else None
+            if program is None:
+                return False
+            for i, elt in enumerate(target.elts):
+                self.bind([elt.id], line, out, scope, ("evalitem", program, i, n))
+            return True
         for i, elt in enumerate(target.elts):
             self.bind([elt.id], line, out, scope, ("item", chain[0], chain[1], i, n) if chain
                       else ("item", index[1], (), i, n, index[2]))
@@ -290,6 +297,12 @@ class Bindings:
                 return found
         if parts is not None:
             return ("str", parts)
+        if value.__class__ is ast.GeneratorExp and len(targets) == 1 and \
+                targets[0].__class__ is ast.Name and \
+                _iterated_once(self.scope, value, targets[0].id):
+            program = compile_expr(value)  # consumed by one loop: as the list it yields
+            if program is not None:
+                return ("eval", program)
         if value.__class__ in _EVALUATED:  # a value pure code computes (purefn)
             program = compile_expr(value)
             if program is not None:
@@ -361,6 +374,33 @@ def _path_kind(node) -> str | None:
             isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return "Path"
     return None
+
+
+def _iterated_once(scope, value, name: str) -> bool:
+    """Is `name = value` (a generator expression) followed in its block by `for ... in
+    name:`, the one read of `name` in the scope? Then the loop sees every item once, as it
+    would a list's."""
+    if scope is None:
+        return False
+    reads = stores = 0
+    for node in ast.walk(scope):
+        if node.__class__ is ast.Name and node.id == name:
+            if node.ctx.__class__ is ast.Load:
+                reads += 1
+            else:
+                stores += 1
+    if reads != 1 or stores != 1:
+        return False
+    for node in ast.walk(scope):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if block.__class__ is not list:
+                continue
+            for i, st in enumerate(block):
+                if st.__class__ is ast.Assign and st.value is value:
+                    return any(later.__class__ is ast.For and later.iter.__class__ is ast.Name
+                               and later.iter.id == name for later in block[i + 1:])
+    return False
 
 
 def _stores(tree, name: str) -> int:

@@ -5,7 +5,8 @@ Container values are plain tuples, so a change makes a new value for the name ch
 entry itself where the key and value are known (`REGISTRY["jit"] = "pkg.jit"`), else a value
 not known. Whatever else holds the old value (`from pkg import REGISTRY` elsewhere, a
 parameter it was passed as) holds the same object in CPython: those are made unknown too,
-which is sound where the simulator cannot tell one container from an equal one.
+which is sound where the simulator cannot tell one container from an equal one. It can for
+two that displays of the same run made (`X = {}` and `Y = {}`): those are never one object.
 """
 from __future__ import annotations
 
@@ -38,6 +39,25 @@ class Mutations:
             else:
                 fresh.discard(name)
         frame.fresh = fresh
+
+    def displayed(self, spec: tuple) -> tuple:
+        """The value a dict or list display evaluates to: a new object in CPython, so a new
+        tuple here, registered as distinct from every other one registered (`maybe_same`)."""
+        value = ("dict", spec[1])
+        self.distinct[id(value)] = value
+        return value
+
+    def maybe_same(self, value: tuple, other: tuple) -> bool:
+        """May `value` be the container object `other` is? The same tuple is; an equal one is
+        not when both were made by displays of this run (two evaluations of a display never
+        give one object). Any other equal value may be: the simulator rebuilds containers
+        (pure code's results, a recording replayed), so it cannot tell them apart."""
+        if value is other:
+            return True
+        if value != other:
+            return False
+        distinct = self.distinct
+        return distinct.get(id(value)) is not value or distinct.get(id(other)) is not other
 
     def shared(self, name: str, frame) -> None:
         """`name` is read as a whole (bound to another name, passed to a call): a container
@@ -84,6 +104,8 @@ class Mutations:
             _item_added(old, op, key) if op in ("append", "add") else None
         if new is None:
             new = ("all", None) if old[0] == "all" else OPAQUE
+        elif self.distinct.get(id(old)) is old:
+            self.distinct[id(new)] = new  # the same object, changed
         if attrs:
             self.write(st, "set", attrs[-1], new)
         elif frame.kind == "function" and name in frame.local_names:
@@ -142,7 +164,8 @@ class Mutations:
                 held = known[1]
             else:
                 held = _containers(ns)
-            found = [key for key, inner in held if old in inner and ns[key] is not new]
+            found = [key for key, inner in held if ns[key] is not new and any(
+                self.maybe_same(v, old) for v in inner)]
             if found:
                 holding.append((name, found))
         for name, found in holding:
@@ -152,7 +175,8 @@ class Mutations:
                 self.write(st, "set", key, OPAQUE)
         for frame in self.frames:
             for key, value in list(frame.locals.items()):
-                if value is not new and value.__class__ is tuple and _holds(value, old):
+                if value is not new and value.__class__ is tuple and \
+                        _holds(value, old, self.maybe_same):
                     frame.locals[key] = OPAQUE
 
 
@@ -192,10 +216,12 @@ def _inner(value: tuple, depth: int):
                 yield from _inner(v, depth + 1)
 
 
-def _holds(value: tuple, old: tuple, depth: int = 0) -> bool:
-    """Is `value` the container `old`, or one with it among its entries?"""
-    if value is old or value == old:
+def _holds(value: tuple, old: tuple, same, depth: int = 0) -> bool:
+    """May `value` be the container `old` (`same`: Mutations.maybe_same), or hold it among
+    its entries?"""
+    if same(value, old):
         return True
     if depth > 6 or value[0] != "dict":
         return False
-    return any(v.__class__ is tuple and v and _holds(v, old, depth + 1) for _, v in value[1])
+    return any(v.__class__ is tuple and v and _holds(v, old, same, depth + 1)
+               for _, v in value[1])

@@ -117,7 +117,7 @@ def _block(stmts, local: set) -> tuple:
             continue  # a docstring
         elif cls is ast.Expr and isinstance(st.value, ast.Call) and \
                 isinstance(st.value.func, ast.Attribute) and \
-                st.value.func.attr in _MUTATING:
+                st.value.func.attr in _MUTATING_STATEMENTS:
             out.append(("do", _expr(st.value)))
         else:
             raise _Unsupported
@@ -254,10 +254,14 @@ _STD_CALLS = frozenset({f"{m}.{f}" for m in ("os.path", "posixpath") for f in (
     "basename", "dirname", "join", "splitext", "split", "normpath", "abspath", "realpath",
     "isfile",
     "isdir", "exists")} | {"os.listdir", "os.scandir", "glob.glob", "glob.iglob",
-                           "pathlib.Path"})
+                           "pathlib.Path", "configparser.ConfigParser",
+                           "configparser.RawConfigParser"})
 _OBJECT_ATTRS = frozenset({"name", "path", "stem", "suffix", "parent", "__name__", "__file__"})
 _OBJECT_METHODS = frozenset({"is_file", "is_dir", "exists", "iterdir", "glob", "resolve",
-                             "absolute"})
+                             "absolute"}) | {
+    # of a configparser parser (configfiles.ConfigValue)
+    "read", "read_string", "sections", "options", "has_section", "has_option", "getint",
+    "getfloat", "getboolean", "defaults"}
 
 
 def _dotted(node) -> str | None:
@@ -314,6 +318,7 @@ _FORMATTER = string.Formatter()
 _DICT_METHODS = frozenset({"items", "keys", "values", "get", "copy"})
 _LIST_METHODS = frozenset({"index", "count", "copy"})
 _MUTATING = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "pop"})
+_MUTATING_STATEMENTS = _MUTATING | {"read", "read_string"}  # as statements: `parser.read(f)`
 _METHOD_NAMES = _STR_METHODS | _DICT_METHODS | _LIST_METHODS | _MUTATING | _OBJECT_METHODS
 
 
@@ -322,6 +327,8 @@ class PureObject:
     attributes and methods of its own, which it answers or refuses (NoValue)."""
 
     __slots__ = ()
+    mutable = False  # a method changes it: never kept beyond the evaluation that made it
+    takes_keywords = False  # `call` is given the keyword arguments too
 
     def attribute(self, attr: str):
         raise NoValue(attr)
@@ -679,6 +686,8 @@ class _Run:
         kwargs = self.keywords(node[4], env, scope)
         self.sorting = False
         if isinstance(owner, PureObject):
+            if owner.takes_keywords:
+                return owner.call(name, args, sorting, kwargs)
             if kwargs:
                 raise NoValue(f"method {name}")
             return owner.call(name, args, sorting)

@@ -177,7 +177,8 @@ MAX_NESTED_DICTS = 4
 def _dict_value(node: ast.Dict, constant=None, depth: int = 0) -> tuple | None:
     """("dict", ((key, value), ...)) for a literal dict with string keys: a constant value
     (`constant(node)`: also tuples of them and the module's own names) as ("lit", value), a
-    literal dict (a few levels deep) as its own ("dict", ...), any other as opaque."""
+    literal dict (a few levels deep) as its own ("dict", ...), a list of constants as
+    ("dict", items, "list"), any other as opaque."""
     if len(node.keys) > MAX_DICT or not all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
         return None
@@ -185,6 +186,10 @@ def _dict_value(node: ast.Dict, constant=None, depth: int = 0) -> tuple | None:
     for k, v in zip(node.keys, node.values):
         if v.__class__ is ast.Dict and depth < MAX_NESTED_DICTS:
             items.append((k.value, _dict_value(v, constant, depth + 1) or ("v",)))
+            continue
+        if v.__class__ is ast.List:  # a list of constants, marked as one (not a dict)
+            found = _sequence_value(v)
+            items.append((k.value, ("dict", found[1], "list") if found is not None else ("v",)))
             continue
         found = constant(v) if constant is not None else \
             v.value if isinstance(v, ast.Constant) else _NOT_CONSTANT

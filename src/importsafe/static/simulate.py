@@ -155,6 +155,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.last_import
             elif kind == "str":
                 value = self.string_value(spec[1], frame)
+            elif kind == "dict" and len(spec) == 2:
+                value = self.displayed(spec)
             elif kind == "dict" or kind == "lit" or kind == "obj":
                 value = spec
             elif kind == "comp":
@@ -167,6 +169,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.index_value(spec, frame)
             elif kind == "eval":
                 value = self.pure_value(spec[1], frame)
+            elif kind == "evalitem":
+                value = self.pure_item(spec, frame)
             elif kind == "getattr":
                 value = self.getattr_call(spec, frame)
             elif kind == "pathspec":

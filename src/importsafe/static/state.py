@@ -418,6 +418,10 @@ class ImportState:
         self.rec_start = -1  # of the innermost one
         self.log: list[tuple] = []  # (dependency, value) as first read
         self.writes: list[tuple] = []  # (module, op, key, value)
+        # id -> container value a display made in this run (mutation.Mutations.displayed),
+        # and the ids of the variants this run recorded
+        self.distinct: dict[int, tuple] = {}
+        self.recorded: set[int] = set()
         # PEP 810: children lazily named under each module (docs/lazy.md L3), and the lazy
         # proxies being resolved now ((holder module, name) -> True)
         self.registry: dict[str, frozenset[str]] = {}
@@ -690,7 +694,9 @@ class ImportState:
         if name is not None:
             table = self.program.deps  # one object per distinct dependency, see Program
             deps = tuple([table.setdefault(read, read) for read in deps])
-            self.program.remember(name, (deps, writes, made, stale, outcome), stop)
+            variant = (deps, writes, made, stale, outcome)
+            self.recorded.add(id(variant))
+            self.program.remember(name, variant, stop)
 
     def _outer_reads(self, reads):
         """A nested import's registry reads as reads of the enclosing recording: without
@@ -703,6 +709,10 @@ class ImportState:
 
     def replay(self, variant) -> tuple:
         deps, writes, made, stale, outcome = variant
+        if id(variant) in self.recorded:
+            # recorded by this run: its containers are this run's, but the dependencies
+            # matched by equality, so equal ones made since may be the objects it holds
+            self.distinct.clear()
         if self.rec_starts:
             self.log.extend(self._outer_reads(deps))
         self.clock = ModState.restore_all(made, self.modules, self.epochs, self.clock)

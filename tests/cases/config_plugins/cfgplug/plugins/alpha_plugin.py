@@ -1,0 +1,5 @@
+from cfgplug.io import DEFAULT
+
+
+def read(path):
+    return DEFAULT

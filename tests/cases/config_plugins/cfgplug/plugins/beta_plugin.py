@@ -1,0 +1,1 @@
+from cfgplug.io import DEFAULT

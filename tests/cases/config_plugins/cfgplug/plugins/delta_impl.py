@@ -1,0 +1,1 @@
+from cfgplug.late import LATE

@@ -1,0 +1,1 @@
+from cfgplug.quiet import VALUE
