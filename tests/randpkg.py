@@ -840,11 +840,17 @@ class Generator:
 
     def add_method_call(self, m: Module, name: str, s: Stmt) -> None:
         r = self.method_rng
-        s.method = r.choice(["function", "staticmethod", "classmethod", "init"])
-        # "init": the class is called, and its __init__ calls the method on the new object
+        s.method = r.choice(["function", "staticmethod", "classmethod", "init", "subclass"])
+        # "init": the class is called, and its __init__ calls the method on the new object;
+        # "subclass": a subclass is made, and the class's __init_subclass__ calls it
         text = f"{name}(1)" if s.method == "init" else f"{name}.run()"
         if s.method == "init" and r.random() < 0.5:  # the __init__ inherited by a subclass
             text = f"class {name}Sub({name}):\n    pass\n\n\n{name}Sub(1)"
+        elif s.method == "init" and r.random() < 0.5:  # or run by super() in the subclass's
+            text = (f"class {name}Sub({name}):\n    def __init__(self, arg=None):\n"
+                    f"        super().__init__(arg)\n\n\n{name}Sub(1)")
+        elif s.method == "subclass":
+            text = f"class {name}Sub({name}):\n    pass"
         call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=text)
         call.needs |= {id(s)} | s.read_needs
         for read in s.reads:
@@ -916,7 +922,11 @@ class Generator:
                 elif s.method == "init":
                     body += ["def __init__(self, arg=None):", "    self.found = self.run()",
                              ""]
-                body.append("def run(cls):" if s.method == "classmethod" else
+                elif s.method == "subclass":
+                    body += ["def __init_subclass__(cls, **kwargs):",
+                             "    super().__init_subclass__(**kwargs)",
+                             "    cls.found = cls.run()", "", "@classmethod"]
+                body.append("def run(cls):" if s.method in ("classmethod", "subclass") else
                             "def run(self):" if s.method in (None, "init") else "def run():")
                 body.append(f"    return ({', '.join(reads)},)")
             if not body:

@@ -131,7 +131,9 @@ def assumed_by_kind(result) -> dict[str, tuple]:
                                ("versions", "version"))}
     # a directory listing's order, as "order:DIR" (the directory's own name)
     found["assumes"] = tuple(sorted(found["assumes"] + tuple(
-        f"order:{os.path.basename(a.name)}" for a in result.assumes if a.kind == "listing")))
+        f"order:{os.path.basename(a.name)}" for a in result.assumes if a.kind == "listing") +
+        tuple(f"super:{a.module}.{a.name.removeprefix('super().')}" for a in result.assumes
+              if a.kind == "super")))  # a super() call not known, as "super:MODULE.NAME"
     return found
 
 

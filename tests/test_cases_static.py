@@ -47,6 +47,8 @@ def test_strict_makes_every_assumption_unknown(case):
         assert not assumed_by_kind(r)["assumes"]
         if any(a.startswith("order:") for a in e.assumes):
             assert r.outcome == "unknown" and "file system's order" in r.reason, (e, r)
+        elif any(a.startswith("super:") for a in e.assumes):
+            assert r.outcome == "unknown" and "super()" in r.reason, (e, r)
         elif e.assumes:
             assert r.outcome == "unknown" and "dynamically" in r.reason, (e, r)
         else:

@@ -56,12 +56,13 @@ class Assumption:
     # static/environment.py; "listing": the order of a directory listing as read at check
     # time, `name` the directory, `module` the one whose code lists it; "decorator": a call
     # of `name` (Cls.function) at file:line replayed as the class's own function, taking its
-    # class decorator to give the class back
+    # class decorator to give the class back; "super": a `super().name()` call at
+    # file:line whose callee is not known statically, taken to import nothing
     kind: str = "order"
 
 
 # the kinds of Assumption `--strict` turns into unknown (the others: the environment's)
-STRICT_KINDS = frozenset({"order", "listing", "decorator"})
+STRICT_KINDS = frozenset({"order", "listing", "decorator", "super"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,9 @@ class CallReplay:
     """What a call at import time runs, and how a function body ends."""
 
     shallow = 0  # > 0 while an __init__ replays: the calls it makes are not replayed
+    # per replayed function, innermost last: (what `super().__init__()` runs, the object)
+    # in an `__init__` replayed on a new object, else None (state.ImportState makes it)
+    supers: list
     listed_now = None  # the dirlisting.Listings of the purefn evaluation running
     unlisted = None  # why the listing a ForEach's pass with unknown values iterates is not known
 
@@ -37,6 +40,9 @@ class CallReplay:
             self.method_changes(ev, frame)
         if ev.returned:
             return  # the Exit after it makes the call (returned_call)
+        if ev.name == "super" and len(ev.attrs) == 1 and frame.kind == "function" and \
+                self.reads_builtin("super", frame):
+            return self.super_call(ev, frame)
         value = self.resolve(ev.name, ev.attrs, frame)
         if self.shallow and not (value[0] == "bm" and value[4][0] == "inst"):
             return  # (a method of the object being made runs: its reads are the class's)
@@ -45,16 +51,27 @@ class CallReplay:
             if module is not None:
                 if len(value) > 4:
                     self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
-                self.call_function(module, self.program.function_body(module.name, value[3]),
-                                   ev.passed, self._known_arguments(ev.passed, frame))
+                self.supers.append(None)
+                try:
+                    self.call_function(module, self.program.function_body(module.name,
+                                                                           value[3]),
+                                       ev.passed, self._known_arguments(ev.passed, frame))
+                finally:
+                    self.supers.pop()
         elif value[0] == "bm":  # a classmethod or a method: the class or the object first
             module = self.deref(value)
             if module is not None:
                 if value[5] is not None:
                     self.decorated_call(value[5], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 known = self._known_arguments(ev.passed, frame)
-                self.call_function(module, self.program.function_body(module.name, value[3]),
-                                   _with_self(ev.passed), (*_shifted(known), (0, value[4])))
+                after = _after_definer(value[4], value[3])
+                self.supers.append((after, value[4]) if after is not None else None)
+                try:
+                    self.call_function(module, self.program.function_body(module.name,
+                                                                           value[3]),
+                                       _with_self(ev.passed), (*_shifted(known), (0, value[4])))
+                finally:
+                    self.supers.pop()
         elif value[0] == "c" and value[3] is not None and value[3] not in ("object", "builtin"):
             # a class: its own __init__ runs, or the one it inherits (from its module)
             init = value[3]
@@ -66,16 +83,112 @@ class CallReplay:
                 # its own reads and imports; what it calls stays unreplayed, as the __init__
                 # of a class never was (deep replays of constructors over arguments not known
                 # turn whole packages unknown)
-                self.shallow += 1
-                try:
-                    self.call_function(module, init[3] if init.__class__ is tuple else init,
-                                       _with_self(ev.passed),
-                                       (*_shifted(known), (0, ("inst", value))))
-                finally:
-                    self.shallow -= 1
+                obj = ("inst", value)
+                func = init[3] if init.__class__ is tuple else init
+                self.run_init(module, func, _with_self(ev.passed),
+                              (*_shifted(known), (0, obj)), _after_definer(obj, func, True), obj)
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
+
+    def run_init(self, module, init, passed, known, after, obj) -> None:
+        """Replay an `__init__` on the new object `obj`: its own reads and imports, and the
+        methods of the object it calls; `after`: the classes `super()` in it looks in."""
+        self.shallow += 1
+        self.supers.append((after, obj) if after is not None else None)
+        try:
+            self.call_function(module, init, passed, known)
+        finally:
+            self.supers.pop()
+            self.shallow -= 1
+
+    def super_call(self, ev, frame) -> None:
+        """`super().name(...)` in a replayed method: the function of that name of the first
+        class after the method's own in the object's MRO, replayed on the same object (an
+        `__init__` over known arguments, as a constructor call); nothing for a builtin's or
+        object's. Unknown where the classes after it are not known statically."""
+        top = self.supers[-1] if self.supers else None
+        attr = ev.attrs[0]
+        if top is None:
+            return self.super_unresolved(attr, ev, frame, "the class it runs in is not known "
+                                         "statically")
+        after, obj = top
+        for i, cls in enumerate(after):
+            if cls.__class__ is str:
+                if attr == "__init__" or _builtin_has(cls, attr):
+                    return  # object's or a builtin's: none of the analysed code runs
+                if cls == "object":
+                    break  # AttributeError in CPython: not followed
+                continue
+            if attr == "__init__":
+                init = cls[3]
+                if init is None:
+                    break
+                if init.__class__ is tuple or init == "object":
+                    continue  # inherited: a class after it defines it
+                if init == "builtin":
+                    return
+                module = self.deref(cls)
+                known = self._known_arguments(ev.passed, frame)
+                if module is not None and _all_known(ev.passed, known):
+                    self.run_init(module, init, _with_self(ev.passed),
+                                  (*_shifted(known), (0, obj)), after[i + 1:], obj)
+                return  # (over arguments not known: not replayed, as a constructor)
+            for name, (kind, func) in own_functions(cls):
+                if name != attr:
+                    continue
+                module = self.deref(func)
+                if module is None:
+                    return
+                body = self.program.function_body(module.name, func[3])
+                known = self._known_arguments(ev.passed, frame)
+                owner = obj[1] if obj[0] == "inst" and kind == "classmethod" else obj
+                self.supers.append((after[i + 1:], obj))
+                try:
+                    if kind == "staticmethod":
+                        self.call_function(module, body, ev.passed, known)
+                    else:
+                        self.call_function(module, body, _with_self(ev.passed),
+                                           (*_shifted(known), (0, owner)))
+                finally:
+                    self.supers.pop()
+                return
+        return self.super_unresolved(attr, ev, frame, "the class whose function it runs is "
+                                     "not known statically")
+
+    def init_subclass(self, cls: tuple, frame) -> None:
+        """A new class: the `__init_subclass__` of the first class after it in its MRO that
+        defines one runs on it (type.__new__ calls it, before the name is bound), an
+        implicit classmethod; object's does nothing."""
+        after = cls[6]
+        for i, base in enumerate(after):
+            if base.__class__ is str:
+                return  # object's, or a builtin's: none of the analysed code
+            for name, (kind, func) in own_functions(base):
+                if name != "__init_subclass__":
+                    continue
+                module = self.deref(func)
+                if module is None:
+                    return
+                self.supers.append((after[i + 1:], cls))
+                try:
+                    self.call_function(module, self.program.function_body(module.name,
+                                                                           func[3]),
+                                       (1, (), 1, ()), ((0, cls),))
+                finally:
+                    self.supers.pop()
+                return
+
+    def super_unresolved(self, attr: str, ev, frame, why: str) -> None:
+        """A `super()` call whose callee is not known: taken to run none of the analysed
+        code's imports (as before it was replayed at all), an assumption of the result;
+        unknown with --strict."""
+        where = f"{frame.module.info.path}:{ev.line}"
+        if self.program.strict:
+            raise SimUnknown(f"super().{attr}() at {where}: {why}, which --strict does not "
+                             "take to run nothing")
+        self.assume(Assumption(frame.module.name, f"super().{attr}", frame.module.info.path,
+                               ev.line, f"{why}; taken to import nothing", "super"))
 
     def _known_arguments(self, passed, frame) -> tuple:
         """(position or keyword, value) of the arguments that are names (or entries of
@@ -162,7 +275,7 @@ class CallReplay:
 
     def class_value(self, ev, frame, namespace: dict):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
-        methods, decorated) when a call of it runs just that __init__ (events.ClassBody: its
+        methods, decorated, the classes after it in its MRO (_mro_after)) when a call of it runs just that __init__ (events.ClassBody: its
         bases analysed classes of that kind, or builtin ones) or when `Cls.name` finds one of
         its functions (ClassBody.methods: ((name, (kind, the function as `namespace`, the
         class body's, binds it)), ...); `decorated`: (class name, line of a decorator that
@@ -179,14 +292,43 @@ class CallReplay:
             methods += self._inherited_methods(ev, frame, {n for n, _ in methods})
         methods = tuple(methods)
         if ev.hidden:  # its functions, as the decorator gives the class back (assumed)
-            return ("c", module.name, module.epoch, None, methods, (ev.name, ev.hidden)) \
-                if methods else OPAQUE
+            return ("c", module.name, module.epoch, None, methods, (ev.name, ev.hidden),
+                    None) if methods else OPAQUE
+        after = self._mro_after(ev.bases, frame)  # where super() in its functions looks
         if ev.init is not None and self._plain_bases(ev, frame):
-            return ("c", module.name, module.epoch, ev.init, methods, None)
+            return ("c", module.name, module.epoch, ev.init, methods, None, after)
         inherited = self._inherited_init(ev, frame) if ev.plain else None
         if inherited is not None:
-            return ("c", module.name, module.epoch, inherited, methods, None)
-        return ("c", module.name, module.epoch, None, methods, None) if methods else OPAQUE
+            return ("c", module.name, module.epoch, inherited, methods, None, after)
+        return ("c", module.name, module.epoch, None, methods, None, after) if methods \
+            else OPAQUE
+
+    def _mro_after(self, chains, frame) -> tuple | None:
+        """The classes after a class with these bases in its MRO (C3, as CPython makes it),
+        as their values; a builtin base as "builtin:NAME" (its own MRO but object), and
+        "object" last. None when a base is no class the simulator models."""
+        seqs = []
+        bases = []
+        for chain in chains:
+            if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
+                    chain == ("types", ("ModuleType",)) and \
+                    self.reads_builtin("types.ModuleType", frame):
+                name = "object" if chain == ("object", ()) else "builtin:" + ".".join(
+                    (chain[0], *chain[1]))
+                seqs.append((name, "object") if name != "object" else ("object",))
+                bases.append(name)
+                continue
+            try:
+                base = self.resolve(chain[0], chain[1], frame)
+            except (SimError, SimUnknown):
+                return None
+            if base[0] != "c" or base[5] is not None or base[6] is None:
+                return None
+            seqs.append((base, *base[6]))
+            bases.append(base)
+        if not bases:
+            return ("object",)
+        return _c3([*seqs, tuple(bases)])
 
     def _inherited_methods(self, ev, frame, own: set) -> list:
         """The functions of the one base class (ClassBody.inherits) that `Cls.name` finds
@@ -543,8 +685,10 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
         body = body[:-1]  # `return f(x)`: its Call is in the body, `x` read by a Use
     for ev in body:
         cls = ev.__class__
-        if cls is not Use and (cls is not Call or ev.attrs and ev.attrs[-1] in MUTATING):
-            return False  # (a change of a container passed to it is not a read)
+        if cls is not Use and (cls is not Call or ev.attrs and ev.attrs[-1] in MUTATING or
+                               ev.name == "super" and ev.attrs):
+            return False  # (a change of a container passed to it is not a read; super()
+            # runs another class's function)
         name = ev.name
         if name in local:
             continue
@@ -555,6 +699,60 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
 
 
 _SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def _builtin_has(marker: str, attr: str) -> bool:
+    """Does the builtin class of a "builtin:NAME" marker (callreplay.PLAIN_BASES, or
+    types.ModuleType), or "object", have the attribute? Read from this interpreter's own
+    classes."""
+    import builtins
+    import types
+    name = marker.partition(":")[2] or marker
+    found = types.ModuleType if name == "types.ModuleType" else getattr(builtins, name)
+    return hasattr(found, attr)
+
+
+def _c3(seqs: list) -> tuple | None:
+    """C3's merge of the bases' MROs and the list of bases; None where CPython would raise
+    TypeError (no consistent order)."""
+    seqs = [list(seq) for seq in seqs if seq]
+    out = []
+    while seqs:
+        for seq in seqs:
+            head = seq[0]
+            if not any(head in other[1:] for other in seqs):
+                break
+        else:
+            return None
+        out.append(head)
+        seqs = [rest for rest in ([x for x in seq if x != head] if seq[0] == head else seq
+                                  for seq in seqs) if rest]
+    return tuple(out)
+
+
+def own_functions(cls: tuple) -> tuple:
+    """The functions a class value's own body defines: a class with one base lists that
+    base's functions too (ClassBody.inherits), which its MRO's next class lists."""
+    after = cls[6]
+    nxt = after[0] if after else None
+    if nxt is None or nxt.__class__ is not tuple:
+        return cls[4]
+    theirs = {id(entry[1][1][3]) for entry in nxt[4]}
+    return tuple(entry for entry in cls[4] if id(entry[1][1][3]) not in theirs)
+
+
+def _after_definer(obj, func, init: bool = False):
+    """The classes after the one that defines `func` in the MRO of `obj`'s class (`obj`
+    an instance or a class), for `super()` in it, or None when not known."""
+    cls = obj[1] if obj[0] == "inst" else obj
+    if cls[0] != "c" or len(cls) < 7 or cls[6] is None:
+        return None
+    mro = (cls, *cls[6])
+    for i, c in enumerate(mro):
+        if c.__class__ is tuple and (c[3] is func if init else any(
+                entry[1][1][3] is func for entry in own_functions(c))):
+            return mro[i + 1:]
+    return None
 
 
 def _with_self(passed):

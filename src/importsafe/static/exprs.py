@@ -278,6 +278,11 @@ def passed_arguments(call: ast.Call) -> tuple | None:
     return passed + (names, paths) if paths else passed + (names,) if names else passed
 
 
+def _zero_argument_super(node) -> bool:
+    return node.__class__ is ast.Call and node.func.__class__ is ast.Name and \
+        node.func.id == "super" and not node.args and not node.keywords
+
+
 def _entry_of(node) -> tuple | None:
     """`NAME[k1][k2]...` with every key spelled: ("index", NAME, keys), as a Bind's value
     (namespaces.index_value)."""
@@ -461,6 +466,11 @@ def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
             chain = attr_chain(node.func)
             if chain is not None and chain[0] not in shadow:
                 stack.append(("call", node.lineno, chain[0], chain[1], passed_arguments(node)))
+            elif chain is None and node.func.__class__ is ast.Attribute and \
+                    _zero_argument_super(node.func.value) and "super" not in shadow:
+                # `super().__init__(...)`: a Call of ("super", (attr,)) (callreplay.py)
+                stack.append(("call", node.lineno, "super", (node.func.attr,),
+                              passed_arguments(node)))
             for kw in reversed(node.keywords):
                 stack.append(kw.value)
             stack.extend(reversed(node.args))

@@ -271,7 +271,10 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             self.exec_block(ev.body, body)
         finally:
             self.frames.pop()
-        self.bind(ev.name, self.class_value(ev, frame, body.locals), frame)
+        value = self.class_value(ev, frame, body.locals)
+        if value[0] == "c" and value[6] is not None:
+            self.init_subclass(value, frame)
+        self.bind(ev.name, value, frame)
 
     def e_If(self, ev: If, frame):
         cond = ev.cond

@@ -422,6 +422,7 @@ class ImportState:
         # and the ids of the variants this run recorded
         self.distinct: dict[int, tuple] = {}
         self.recorded: set[int] = set()
+        self.supers: list = []  # callreplay.CallReplay.supers
         # PEP 810: children lazily named under each module (docs/lazy.md L3), and the lazy
         # proxies being resolved now ((holder module, name) -> True)
         self.registry: dict[str, frozenset[str]] = {}

@@ -1,0 +1,3 @@
+from .cm_use import X
+
+KIND = 1

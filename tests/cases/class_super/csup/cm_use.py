@@ -1,0 +1,3 @@
+from .cm import Child
+
+X = Child.make()

@@ -1,0 +1,3 @@
+SEEN = []
+
+from .mro_use import OBJ  # noqa: E402

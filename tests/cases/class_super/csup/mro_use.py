@@ -1,0 +1,3 @@
+from .mro import Both
+
+OBJ = Both()

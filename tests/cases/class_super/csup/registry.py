@@ -1,0 +1,3 @@
+from .builtin_plugins import Json
+
+PLUGINS = []

@@ -1,0 +1,3 @@
+from .suse import OBJ
+
+ITEMS = []

@@ -1,0 +1,3 @@
+from .sup import B
+
+OBJ = B()

@@ -1,0 +1,5 @@
+from .hooks_ok import Tagged
+
+
+class A(Tagged):
+    pass
