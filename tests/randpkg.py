@@ -840,10 +840,13 @@ class Generator:
 
     def add_method_call(self, m: Module, name: str, s: Stmt) -> None:
         r = self.method_rng
-        s.method = r.choice(["function", "staticmethod", "classmethod", "init", "subclass"])
+        s.method = r.choice(["function", "staticmethod", "classmethod", "init", "subclass",
+                             "new"])
         # "init": the class is called, and its __init__ calls the method on the new object;
-        # "subclass": a subclass is made, and the class's __init_subclass__ calls it
-        text = f"{name}(1)" if s.method == "init" else f"{name}.run()"
+        # "subclass": a subclass is made, and the class's __init_subclass__ calls it; "new":
+        # the method is called on a new object (`Loader().run()`)
+        text = f"{name}(1)" if s.method == "init" else f"{name}().run()" \
+            if s.method == "new" else f"{name}.run()"
         if s.method == "init" and r.random() < 0.5:  # the __init__ inherited by a subclass
             text = f"class {name}Sub({name}):\n    pass\n\n\n{name}Sub(1)"
         elif s.method == "init" and r.random() < 0.5:  # or run by super() in the subclass's
@@ -927,7 +930,8 @@ class Generator:
                              "    super().__init_subclass__(**kwargs)",
                              "    cls.found = cls.run()", "", "@classmethod"]
                 body.append("def run(cls):" if s.method in ("classmethod", "subclass") else
-                            "def run(self):" if s.method in (None, "init") else "def run():")
+                            "def run(self):" if s.method in (None, "init", "new") else
+                            "def run():")
                 body.append(f"    return ({', '.join(reads)},)")
             if not body:
                 body = [self.rng.choice(["pass", f'"""{s.name}."""', "slots = ()"])]

@@ -8,7 +8,7 @@ from ..model import Assumption
 from .daskconfig import CONFIG_MODULE, DEFAULTS_FILE
 from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
 from .events import PROCESS_EXIT, Call, Exit, If, Raise, SetAttr, Try, Use
-from .exprs import OWN_MODULE
+from .exprs import NEW, OWN_MODULE
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .mutation import MUTATING
 from .names import BUILTIN_NAMES
@@ -43,7 +43,12 @@ class CallReplay:
         if ev.name == "super" and len(ev.attrs) == 1 and frame.kind == "function" and \
                 self.reads_builtin("super", frame):
             return self.super_call(ev, frame)
-        value = self.resolve(ev.name, ev.attrs, frame)
+        if NEW in ev.attrs:  # `Loader().load()`: a method of the object the call made
+            value = self.made_object_method(ev, frame)
+            if value is None:
+                return
+        else:
+            value = self.resolve(ev.name, ev.attrs, frame)
         if self.shallow and not (value[0] == "bm" and value[4][0] == "inst"):
             return  # (a method of the object being made runs: its reads are the class's)
         if value[0] == "f" and value[3] is not None:
@@ -90,6 +95,20 @@ class CallReplay:
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
+
+    def made_object_method(self, ev, frame):
+        """`Cls(...).name`, for a Call of (Cls, (NEW, name)): the method of a new instance
+        of an analysed class (the call of Cls made it, an event before), or None."""
+        at = ev.attrs.index(NEW)
+        try:
+            cls = self.resolve(ev.name, ev.attrs[:at], frame)
+        except (SimError, SimUnknown):
+            return None  # the call's own events made the read
+        obj = instance_of(cls)
+        if obj is None or len(ev.attrs) != at + 2:
+            return None
+        found = self.instance_attribute(obj, ev.attrs[-1])
+        return found if found[0] in ("bm", "f") else None
 
     def run_init(self, module, init, passed, known, after, obj) -> None:
         """Replay an `__init__` on the new object `obj`: its own reads and imports, and the
@@ -699,6 +718,15 @@ def _inert_reads(func) -> tuple[str, ...] | bool:
 
 
 _SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def instance_of(cls) -> tuple | None:
+    """What a call of the class value `cls` returns: ("inst", cls) where the call is known
+    to make an instance (its `__init__` is known: no metaclass, `__new__` or class decorator
+    decides otherwise), else None."""
+    if cls[0] != "c" or cls[3] is None or cls[5] is not None:
+        return None
+    return ("inst", cls)
 
 
 def _builtin_has(marker: str, attr: str) -> bool:

@@ -278,6 +278,9 @@ def passed_arguments(call: ast.Call) -> tuple | None:
     return passed + (names, paths) if paths else passed + (names,) if names else passed
 
 
+NEW = "()"  # in a Call's attrs: what the call of the chain before it returns
+
+
 def _zero_argument_super(node) -> bool:
     return node.__class__ is ast.Call and node.func.__class__ is ast.Name and \
         node.func.id == "super" and not node.args and not node.keywords
@@ -470,6 +473,14 @@ def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
                     _zero_argument_super(node.func.value) and "super" not in shadow:
                 # `super().__init__(...)`: a Call of ("super", (attr,)) (callreplay.py)
                 stack.append(("call", node.lineno, "super", (node.func.attr,),
+                              passed_arguments(node)))
+            elif chain is None and node.func.__class__ is ast.Attribute and \
+                    node.func.value.__class__ is ast.Call and \
+                    (made := attr_chain(node.func.value.func)) is not None and \
+                    made[0] not in shadow and made[0] != "super":
+                # `Loader().load(...)`: a method of the object a call made, after that call
+                # (a Call of (name, (*attrs, NEW, method)), callreplay.py)
+                stack.append(("call", node.lineno, made[0], (*made[1], NEW, node.func.attr),
                               passed_arguments(node)))
             for kw in reversed(node.keywords):
                 stack.append(kw.value)

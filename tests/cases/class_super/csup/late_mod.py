@@ -1,0 +1,3 @@
+from .big import VALUE
+
+NAME = "n"
