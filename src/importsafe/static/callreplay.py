@@ -63,6 +63,20 @@ class CallReplay:
                                        ev.passed, self._known_arguments(ev.passed, frame))
                 finally:
                     self.supers.pop()
+        elif value[0] == "fp":  # functools.partial(f, *given)(...): f(*given, ...)
+            func, given, bound = value[1], value[2], value[3]
+            module = self.deref(func)
+            passed = _after_given(given, ev.passed)
+            if module is not None and passed is not None:
+                self.supers.append(None)
+                try:
+                    self.call_function(module, self.program.function_body(module.name,
+                                                                           func[3]),
+                                       passed, (*bound, *_shifted(
+                                           self._known_arguments(ev.passed, frame),
+                                           given[0])))
+                finally:
+                    self.supers.pop()
         elif value[0] == "bm":  # a classmethod or a method: the class or the object first
             module = self.deref(value)
             if module is not None:
@@ -95,6 +109,20 @@ class CallReplay:
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
+
+    def partial_value(self, spec, frame):
+        """("partial", partial's name, attrs, the function's name, attrs, the other
+        arguments): ("fp", the analysed function, those arguments, their known values now)
+        when `partial` is functools' and the function an analysed one; else opaque."""
+        try:
+            maker = self.resolve(spec[1], spec[2], frame)
+            func = self.resolve(spec[3], spec[4], frame)
+        except (SimError, SimUnknown):
+            return OPAQUE
+        if maker != ("std", "functools.partial") or func[0] != "f" or func[3] is None or \
+                len(func) > 4:
+            return OPAQUE
+        return ("fp", func, spec[5], self._known_arguments(spec[5], frame))
 
     def made_object_method(self, ev, frame):
         """`Cls(...).name`, for a Call of (Cls, (NEW, name)): the method of a new instance
@@ -803,8 +831,20 @@ def _all_known(passed, known: tuple) -> bool:
     return all(i in given for i in range(n_positional)) and all(k in given for k in keywords)
 
 
-def _shifted(known: tuple) -> tuple:
-    return tuple((k + 1 if k.__class__ is int else k, v) for k, v in known)
+def _shifted(known: tuple, by: int = 1) -> tuple:
+    return tuple((k + by if k.__class__ is int else k, v) for k, v in known)
+
+
+def _after_given(given, passed):
+    """The arguments of `partial(f, *given)(*passed)` as f gets them: the given ones first,
+    the call's after them (their positions shifted); None with *args or **kwargs, or a
+    keyword given twice (CPython's call then takes the later, not followed)."""
+    if passed is None or set(given[1]) & set(passed[1]):
+        return None
+    n = given[0]
+    literals = (*(given[3] if len(given) > 3 else ()),
+                *_shifted(passed[3] if len(passed) > 3 else (), n))
+    return (n + passed[0], (*given[1], *passed[1]), 0, literals)
 
 
 class ModuleValue(PureObject):

@@ -40,9 +40,14 @@ def std_value(qualified: str) -> tuple:
     """What the simulator holds for the library module or function `qualified` (imported
     from outside the analysed code): ("std", name) when this module models it, else an
     opaque value."""
-    if qualified in STD_MODULES or qualified in STD_FUNCTIONS:
+    if qualified in STD_MODULES or qualified in STD_FUNCTIONS or qualified in REPLAYED:
         return ("std", qualified)
     return _OPAQUE
+
+
+# library names the simulator itself models (not purefn): `functools.partial` of an
+# analysed function, whose calls replay it (callreplay.py)
+REPLAYED = frozenset({"functools", "functools.partial"})
 
 
 class Listings:

@@ -7,7 +7,8 @@ import ast
 from .conditions import NOT_ENV, env_names, env_read, environ_item, fold
 from .events import Bind, Def, Del, Dynamic, SetItem, Use
 from .execfile import registers_for_exec
-from .exprs import (PATH_NODES, anchored, attr_chain, getattr_read, item_base, path_spec, spell,
+from .exprs import (PATH_NODES, anchored, attr_chain, getattr_read, item_base, passed_arguments,
+                    path_spec, spell,
                     target_events)
 from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
@@ -303,6 +304,13 @@ class Bindings:
             program = compile_expr(value)  # consumed by one loop: as the list it yields
             if program is not None:
                 return ("eval", program)
+        if value.__class__ is ast.Call and value.args and \
+                attr_chain(value.func) in _PARTIAL and \
+                (func := attr_chain(value.args[0])) is not None:
+            # `register_x = functools.partial(register, kind="x")` (callreplay.py)
+            rest = passed_arguments(ast.Call(value.func, value.args[1:], value.keywords))
+            if rest is not None:
+                return ("partial", *attr_chain(value.func), *func, rest)
         if value.__class__ in _EVALUATED:  # a value pure code computes (purefn)
             program = compile_expr(value)
             if program is not None:
@@ -337,6 +345,7 @@ class Bindings:
     s_Nonlocal = s_Global
 
 
+_PARTIAL = frozenset({("functools", ("partial",)), ("partial", ())})
 _EVALUATED = (ast.Call, ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.IfExp,
               ast.DictComp, ast.ListComp, ast.SetComp, ast.UnaryOp)
 

@@ -171,6 +171,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 value = self.pure_value(spec[1], frame)
             elif kind == "evalitem":
                 value = self.pure_item(spec, frame)
+            elif kind == "partial":
+                value = self.partial_value(spec, frame)
             elif kind == "getattr":
                 value = self.getattr_call(spec, frame)
             elif kind == "pathspec":

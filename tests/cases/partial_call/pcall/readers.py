@@ -1,0 +1,3 @@
+from .registry import register_reader
+
+CSV = register_reader("csv")

@@ -1,0 +1,3 @@
+from .readers import CSV
+
+TABLES = {}
