@@ -841,19 +841,25 @@ class Generator:
     def add_method_call(self, m: Module, name: str, s: Stmt) -> None:
         r = self.method_rng
         s.method = r.choice(["function", "staticmethod", "classmethod", "init", "subclass",
-                             "new"])
+                             "new", "keyword", *(() if s.base else ("meta", "metacall"))])
         # "init": the class is called, and its __init__ calls the method on the new object;
         # "subclass": a subclass is made, and the class's __init_subclass__ calls it; "new":
-        # the method is called on a new object (`Loader().run()`)
-        text = f"{name}(1)" if s.method == "init" else f"{name}().run()" \
+        # the method is called on a new object (`Loader().run()`); "meta": a subclass is
+        # made, and the metaclass's __init__ calls it; "keyword": a subclass is made with
+        # `run=True`, which __init_subclass__ tests; "metacall": the class is called, and its
+        # metaclass's __call__ calls it
+        text = f"{name}(1)" if s.method in ("init", "metacall") else f"{name}().run()" \
             if s.method == "new" else f"{name}.run()"
         if s.method == "init" and r.random() < 0.5:  # the __init__ inherited by a subclass
             text = f"class {name}Sub({name}):\n    pass\n\n\n{name}Sub(1)"
         elif s.method == "init" and r.random() < 0.5:  # or run by super() in the subclass's
             text = (f"class {name}Sub({name}):\n    def __init__(self, arg=None):\n"
                     f"        super().__init__(arg)\n\n\n{name}Sub(1)")
-        elif s.method == "subclass":
+        elif s.method in ("subclass", "meta"):
             text = f"class {name}Sub({name}):\n    pass"
+        elif s.method == "keyword":
+            text = f"class {name}Off({name}):\n    pass\n\n\nclass {name}Sub({name}, run=True):" \
+                "\n    pass"
         call = self.stmt(m, "use", r.uniform(0.5, 1.3), text=text)
         call.needs |= {id(s)} | s.read_needs
         for read in s.reads:
@@ -915,6 +921,19 @@ class Generator:
             lines += ["    " + b for b in body]
         else:  # class
             base = f"({s.base})" if s.base else ""
+            if s.method == "meta" and s.reads:
+                lines += [f"class {s.name}Meta(type):",
+                          "    def __init__(cls, name, bases, ns):",
+                          "        super().__init__(name, bases, ns)",
+                          f"        if name != {s.name!r}:",
+                          "            cls.found = cls.run()", "", ""]
+                base = f"({s.base + ', ' if s.base else ''}metaclass={s.name}Meta)"
+            elif s.method == "metacall" and s.reads:
+                lines += [f"class {s.name}Meta(type):",
+                          "    def __call__(cls, *args):",
+                          "        cls.found = cls.run()",
+                          "        return super().__call__()", "", ""]
+                base = f"({s.base + ', ' if s.base else ''}metaclass={s.name}Meta)"
             lines.append(f"class {s.name}{base}:")
             body = list(s.class_lines)
             reads = list(dict.fromkeys(s.reads))
@@ -929,7 +948,15 @@ class Generator:
                     body += ["def __init_subclass__(cls, **kwargs):",
                              "    super().__init_subclass__(**kwargs)",
                              "    cls.found = cls.run()", "", "@classmethod"]
-                body.append("def run(cls):" if s.method in ("classmethod", "subclass") else
+                elif s.method == "keyword":
+                    body += ["def __init_subclass__(cls, run=False, **kwargs):",
+                             "    super().__init_subclass__(**kwargs)",
+                             "    if run:", "        cls.found = cls.run()", "",
+                             "@classmethod"]
+                elif s.method in ("meta", "metacall"):
+                    body.append("@classmethod")
+                body.append("def run(cls):" if s.method in ("classmethod", "subclass",
+                                                             "keyword", "meta", "metacall") else
                             "def run(self):" if s.method in (None, "init", "new") else
                             "def run():")
                 body.append(f"    return ({', '.join(reads)},)")

@@ -7,7 +7,9 @@ import os
 from ..model import Assumption
 from .daskconfig import CONFIG_MODULE, DEFAULTS_FILE
 from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
-from .events import PROCESS_EXIT, Call, Exit, If, Raise, SetAttr, Try, Use
+from .events import (PROCESS_EXIT, Bind, Call, ClassBody, ComputedImport, Def, Exit,
+                     ExecFile, ExecSource, ForEach, If, Import, ImportFrom, Raise, SetAttr, Try,
+                     Use, walk)
 from .exprs import NEW, OWN_MODULE
 from .frames import UNDECIDED, Frame_, FunctionReturn, SimError, SimUnknown
 from .mutation import MUTATING
@@ -19,7 +21,9 @@ from .state import MISSING, OPAQUE, ModState
 # builtin bases whose instances are made by type.__call__: __new__ then the class's __init__
 PLAIN_BASES = frozenset({("object", ()), ("Exception", ()), ("BaseException", ()),
                          ("ValueError", ()), ("TypeError", ()), ("RuntimeError", ()),
-                         ("dict", ()), ("list", ())})
+                         ("dict", ()), ("list", ()), ("type", ())})
+_METACLASSED = frozenset({"enum"})  # library bases whose metaclass's __call__ is no type's
+_IMPORTING = frozenset({Import, ImportFrom, ComputedImport, ExecFile, ExecSource})
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
 MAX_RECURSION = 2  # the same function on the stack while the same module runs
@@ -29,6 +33,7 @@ class CallReplay:
     """What a call at import time runs, and how a function body ends."""
 
     shallow = 0  # > 0 while an __init__ replays: the calls it makes are not replayed
+    making = None  # the class a metaclass's function replayed shallowly makes or calls
     # per replayed function, innermost last: (what `super().__init__()` runs, the object)
     # in an `__init__` replayed on a new object, else None (state.ImportState makes it)
     supers: list
@@ -49,34 +54,24 @@ class CallReplay:
                 return
         else:
             value = self.resolve(ev.name, ev.attrs, frame)
-        if self.shallow and not (value[0] == "bm" and value[4][0] == "inst"):
+        if self.shallow and not (value[0] == "bm" and (value[4][0] == "inst" or
+                                                       value[4] == self.making)):
             return  # (a method of the object being made runs: its reads are the class's)
         if value[0] == "f" and value[3] is not None:
             module = self.deref(value)
             if module is not None:
                 if len(value) > 4:
                     self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
-                self.supers.append(None)
-                try:
-                    self.call_function(module, self.program.function_body(module.name,
-                                                                           value[3]),
-                                       ev.passed, self._known_arguments(ev.passed, frame))
-                finally:
-                    self.supers.pop()
+                self.call_in(module, self.program.function_body(module.name, value[3]),
+                             ev.passed, self._known_arguments(ev.passed, frame), None)
         elif value[0] == "fp":  # functools.partial(f, *given)(...): f(*given, ...)
             func, given, bound = value[1], value[2], value[3]
             module = self.deref(func)
             passed = _after_given(given, ev.passed)
             if module is not None and passed is not None:
-                self.supers.append(None)
-                try:
-                    self.call_function(module, self.program.function_body(module.name,
-                                                                           func[3]),
-                                       passed, (*bound, *_shifted(
-                                           self._known_arguments(ev.passed, frame),
-                                           given[0])))
-                finally:
-                    self.supers.pop()
+                self.call_in(module, self.program.function_body(module.name, func[3]),
+                             passed, (*bound, *_shifted(self._known_arguments(ev.passed, frame),
+                                                        given[0])), None)
         elif value[0] == "bm":  # a classmethod or a method: the class or the object first
             module = self.deref(value)
             if module is not None:
@@ -84,28 +79,31 @@ class CallReplay:
                     self.decorated_call(value[5], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 known = self._known_arguments(ev.passed, frame)
                 after = _after_definer(value[4], value[3])
-                self.supers.append((after, value[4]) if after is not None else None)
-                try:
-                    self.call_function(module, self.program.function_body(module.name,
-                                                                           value[3]),
-                                       _with_self(ev.passed), (*_shifted(known), (0, value[4])))
-                finally:
-                    self.supers.pop()
+                self.call_in(module, self.program.function_body(module.name, value[3]),
+                             _with_self(ev.passed), (*_shifted(known), (0, value[4])),
+                             (after, value[4]) if after is not None else None)
         elif value[0] == "c" and value[3] is not None and value[3] not in ("object", "builtin"):
             # a class: its own __init__ runs, or the one it inherits (from its module)
             init = value[3]
             module = self.deref(init if init.__class__ is tuple else value)
             known = self._known_arguments(ev.passed, frame)
-            # only when every argument is known: over opaque ones a constructor's branches
-            # are undecided, and what it does over them unknown (matplotlib's colormaps)
-            if module is not None and _all_known(ev.passed, known):
+            func = init[3] if init.__class__ is tuple else init
+            # over opaque arguments a constructor's branches are undecided, and what it does
+            # over them unknown (matplotlib's colormaps): replayed then only when its body
+            # imports, which skipping would take as importing nothing
+            if module is not None and (_all_known(ev.passed, known) or
+                                       self.imports_in(func)):
                 # its own reads and imports; what it calls stays unreplayed, as the __init__
                 # of a class never was (deep replays of constructors over arguments not known
                 # turn whole packages unknown)
                 obj = ("inst", value)
-                func = init[3] if init.__class__ is tuple else init
                 self.run_init(module, func, _with_self(ev.passed),
                               (*_shifted(known), (0, obj)), _after_definer(obj, func, True), obj)
+        elif value[0] == "c" and value[7] is not None:
+            # a class its analysed metaclass makes: the metaclass's `__call__`, where it
+            # defines one (type.__call__'s __new__ and __init__ of the class are not followed)
+            self.meta_function(value[7], "__call__", _with_self(ev.passed), value,
+                               _shifted(self._known_arguments(ev.passed, frame)))
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
@@ -142,12 +140,28 @@ class CallReplay:
         """Replay an `__init__` on the new object `obj`: its own reads and imports, and the
         methods of the object it calls; `after`: the classes `super()` in it looks in."""
         self.shallow += 1
-        self.supers.append((after, obj) if after is not None else None)
         try:
-            self.call_function(module, init, passed, known)
+            self.call_in(module, init, passed, known,
+                         (after, obj) if after is not None else None)
+        finally:
+            self.shallow -= 1
+
+    def call_in(self, module, func, passed, known, top) -> None:
+        """call_function with `top` (what `super()` in it looks in, and the object) pushed
+        on `supers` while it runs."""
+        self.supers.append(top)
+        try:
+            self.call_function(module, func, passed, known)
         finally:
             self.supers.pop()
-            self.shallow -= 1
+
+    def imports_in(self, func) -> bool:
+        """Does the function's body import (anywhere in it, not in what it calls)?"""
+        found = self.program.importing.get(func)
+        if found is None:
+            found = self.program.importing[func] = any(
+                ev.__class__ in _IMPORTING for ev in walk(func.body))
+        return found
 
     def super_call(self, ev, frame) -> None:
         """`super().name(...)` in a replayed method: the function of that name of the first
@@ -177,10 +191,11 @@ class CallReplay:
                     return
                 module = self.deref(cls)
                 known = self._known_arguments(ev.passed, frame)
-                if module is not None and _all_known(ev.passed, known):
+                if module is not None and (_all_known(ev.passed, known) or
+                                           self.imports_in(init)):
                     self.run_init(module, init, _with_self(ev.passed),
                                   (*_shifted(known), (0, obj)), after[i + 1:], obj)
-                return  # (over arguments not known: not replayed, as a constructor)
+                return  # (over arguments not known: as a constructor)
             for name, (kind, func) in own_functions(cls):
                 if name != attr:
                     continue
@@ -190,20 +205,16 @@ class CallReplay:
                 body = self.program.function_body(module.name, func[3])
                 known = self._known_arguments(ev.passed, frame)
                 owner = obj[1] if obj[0] == "inst" and kind == "classmethod" else obj
-                self.supers.append((after[i + 1:], obj))
-                try:
-                    if kind == "staticmethod":
-                        self.call_function(module, body, ev.passed, known)
-                    else:
-                        self.call_function(module, body, _with_self(ev.passed),
-                                           (*_shifted(known), (0, owner)))
-                finally:
-                    self.supers.pop()
+                if kind == "staticmethod":
+                    self.call_in(module, body, ev.passed, known, (after[i + 1:], obj))
+                else:
+                    self.call_in(module, body, _with_self(ev.passed),
+                                 (*_shifted(known), (0, owner)), (after[i + 1:], obj))
                 return
         return self.super_unresolved(attr, ev, frame, "the class whose function it runs is "
                                      "not known statically")
 
-    def init_subclass(self, cls: tuple, frame) -> None:
+    def init_subclass(self, cls: tuple, keywords) -> None:
         """A new class: the `__init_subclass__` of the first class after it in its MRO that
         defines one runs on it (type.__new__ calls it, before the name is bound), an
         implicit classmethod; object's does nothing."""
@@ -217,13 +228,11 @@ class CallReplay:
                 module = self.deref(func)
                 if module is None:
                     return
-                self.supers.append((after[i + 1:], cls))
-                try:
-                    self.call_function(module, self.program.function_body(module.name,
-                                                                           func[3]),
-                                       (1, (), 1, ()), ((0, cls),))
-                finally:
-                    self.supers.pop()
+                if keywords is None:
+                    return  # **kwargs: what it is given is not known
+                self.call_in(module, self.program.function_body(module.name, func[3]),
+                             (keywords[0] + 1, keywords[1], 1, *keywords[3:]), ((0, cls),),
+                             (after[i + 1:], cls))
                 return
 
     def super_unresolved(self, attr: str, ev, frame, why: str) -> None:
@@ -320,9 +329,10 @@ class CallReplay:
             self.calls.pop()
             self.recursing.pop()
 
-    def class_value(self, ev, frame, namespace: dict):
+    def class_value(self, ev, frame, namespace: dict, after, meta):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
-        methods, decorated, the classes after it in its MRO (_mro_after)) when a call of it runs just that __init__ (events.ClassBody: its
+        methods, decorated, the classes after it in its MRO (_mro_after), its analysed
+        metaclass or None) when a call of it runs just that __init__ (events.ClassBody: its
         bases analysed classes of that kind, or builtin ones) or when `Cls.name` finds one of
         its functions (ClassBody.methods: ((name, (kind, the function as `namespace`, the
         class body's, binds it)), ...); `decorated`: (class name, line of a decorator that
@@ -340,15 +350,81 @@ class CallReplay:
         methods = tuple(methods)
         if ev.hidden:  # its functions, as the decorator gives the class back (assumed)
             return ("c", module.name, module.epoch, None, methods, (ev.name, ev.hidden),
-                    None) if methods else OPAQUE
-        after = self._mro_after(ev.bases, frame)  # where super() in its functions looks
-        if ev.init is not None and self._plain_bases(ev, frame):
-            return ("c", module.name, module.epoch, ev.init, methods, None, after)
-        inherited = self._inherited_init(ev, frame) if ev.plain else None
-        if inherited is not None:
-            return ("c", module.name, module.epoch, inherited, methods, None, after)
-        return ("c", module.name, module.epoch, None, methods, None, after) if methods \
-            else OPAQUE
+                    None, None, None) if methods else OPAQUE
+        names = None
+        if ev.bound is not None:  # its constants, and every name it binds
+            own, written = ev.bound
+            names = (tuple((n, v) for n in own if (v := namespace.get(n)) is not None and
+                           v[0] == "lit" and _constant(v[1])), frozenset((*own, *written)))
+        init = None
+        if meta is None:
+            if ev.init is not None and self._plain_bases(ev, frame):
+                init = ev.init
+            elif ev.plain:
+                init = self._inherited_init(ev, frame)
+        if init is None and not methods and meta is None and not (names and names[0]):
+            return OPAQUE
+        return ("c", module.name, module.epoch, init, methods, None, after, meta, names)
+
+    def metaclass_of(self, ev, frame):
+        """The analysed metaclass a class statement's class is made by: its `metaclass=`,
+        or the one of its first base made by one; None for `type` (or one not modelled)."""
+        if ev.metaclass is not None:
+            if ev.metaclass == "?":
+                return None
+            try:
+                meta = self.resolve(ev.metaclass[0], ev.metaclass[1], frame)
+            except (SimError, SimUnknown):
+                return None
+            return meta if meta[0] == "c" and meta[5] is None and meta[6] is not None \
+                else None
+        for chain in ev.bases:
+            if chain is None or chain in PLAIN_BASES:
+                continue
+            try:
+                base = self.resolve(chain[0], chain[1], frame)
+            except (SimError, SimUnknown):
+                continue
+            if base[0] == "c" and base[7] is not None:
+                return base[7]
+        return None
+
+    def make_class(self, value, ev, frame, after, meta) -> None:
+        """What making the class runs before its name is bound: the metaclass's `__new__`,
+        the `__init_subclass__` of the class after it in its MRO (type.__new__ calls it),
+        the metaclass's `__init__`, each where analysed code defines it."""
+        cls = value if value[0] == "c" else \
+            ("c", frame.module.name, frame.module.epoch, None, (), None, after, meta, None)
+        made = (4, (), 1, ((1, ev.name),))  # (the metaclass or the class, name, bases, ns)
+        if meta is not None:
+            self.meta_function(meta, "__new__", made, meta)
+        if after is not None:
+            self.init_subclass(cls, ev.keywords)
+        if meta is not None:
+            self.meta_function(meta, "__init__", made, cls)
+
+    def meta_function(self, meta, attr: str, passed, first, known=()) -> bool:
+        """Replay the function `attr` of the first class of the metaclass's MRO that defines
+        it, with `first` as its first argument; False where none of the analysed code does."""
+        mro = (meta, *meta[6])
+        found = _mro_function(mro, attr)
+        if found is None:
+            return False
+        i, kind, func = found
+        module = self.deref(func)
+        if module is None:
+            return False
+        # shallowly, as an __init__: its own reads and imports, and the class's methods it
+        # calls (over a namespace and bases not known, deeper replays decide nothing)
+        self.shallow += 1
+        making, self.making = self.making, first if first[0] == "c" else None
+        try:
+            self.call_in(module, self.program.function_body(module.name, func[3]), passed,
+                         (*known, (0, first)), (mro[i + 1:], first))
+        finally:
+            self.shallow -= 1
+            self.making = making
+        return True
 
     def _mro_after(self, chains, frame) -> tuple | None:
         """The classes after a class with these bases in its MRO (C3, as CPython makes it),
@@ -357,6 +433,8 @@ class CallReplay:
         seqs = []
         bases = []
         for chain in chains:
+            if chain is None:
+                return None
             if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
                     chain == ("types", ("ModuleType",)) and \
                     self.reads_builtin("types.ModuleType", frame):
@@ -370,7 +448,12 @@ class CallReplay:
             except (SimError, SimUnknown):
                 return None
             if base[0] != "c" or base[5] is not None or base[6] is None:
-                return None
+                name = self.external_base(chain, frame)
+                if name is None:
+                    return None
+                seqs.append((name, "object"))
+                bases.append(name)
+                continue
             seqs.append((base, *base[6]))
             bases.append(base)
         if not bases:
@@ -416,7 +499,8 @@ class CallReplay:
         for chain in ev.bases:
             if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
                     chain == ("types", ("ModuleType",)) and \
-                    self.reads_builtin("types.ModuleType", frame):
+                    self.reads_builtin("types.ModuleType", frame) or \
+                    self.external_base(chain, frame) is not None:
                 continue
             try:
                 base = self.resolve(chain[0], chain[1], frame)
@@ -425,6 +509,42 @@ class CallReplay:
             if base[0] != "c" or base[3] is None:
                 return False
         return True
+
+    def external_base(self, chain, frame) -> str | None:
+        """"ext:NAME" for a base class from outside the analysed code (named through a
+        module-level import of a library module, the name bound by nothing else): made by
+        type.__call__, running none of the analysed code (not `enum`'s, whose metaclass
+        decides what a call does); else None."""
+        names = self.program.external_names.get(frame.module.name)
+        if names is None:
+            names = self.program.external_names[frame.module.name] = \
+                self._imported_externals(frame.module.name)
+        root = names.get(chain[0])
+        if root is None or root.partition(".")[0] in _METACLASSED:
+            return None
+        return "ext:" + ".".join((root, *chain[1]))
+
+    def _imported_externals(self, module: str) -> dict:
+        """{name: what it names} for the module-level names bound only by imports of
+        library modules (`import logging`, `from logging import Handler`)."""
+        facts = self.program.facts.get(module)
+        if facts is None:
+            return {}
+        found: dict = {}
+        local = set()
+        for ev in walk(facts.body):
+            cls = ev.__class__
+            if cls is Import and ev.call is None and self.is_external(ev.module):
+                name = ev.asname or ev.module.partition(".")[0]
+                found.setdefault(name, set()).add(ev.module if ev.asname else name)
+            elif cls is ImportFrom and ev.module is not None and \
+                    self.is_external(ev.module) and ev.names[0][0] != "*":
+                for n, asname in ev.names:
+                    found.setdefault(asname or n, set()).add(f"{ev.module}.{n}")
+            else:
+                local.update(_bound_by(ev))
+        return {name: next(iter(what)) for name, what in found.items()
+                if len(what) == 1 and name not in local}
 
     def instance_attribute(self, value, attr: str):
         """`obj.attr` of ("inst", class value), an object a replayed `__init__` makes: the
@@ -467,7 +587,7 @@ class CallReplay:
                 if kind == "classmethod":
                     return ("bm", *func[1:4], value, value[5])
                 return func if value[5] is None else (*func, value[5])
-        return OPAQUE
+        return _class_constant(value, attr)
 
     def decorated_call(self, decorated, attr: str, frame) -> None:
         """A call of a function of a class whose decorator may replace it: replayed as the
@@ -757,12 +877,50 @@ def instance_of(cls) -> tuple | None:
     return ("inst", cls)
 
 
+def _constant(value) -> bool:
+    return value.__class__ in _SCALARS or value.__class__ is tuple and all(
+        v.__class__ in _SCALARS for v in value)
+
+
+def _class_constant(value, attr: str):
+    """`Cls.attr` where the class body, or the body of the first class after it in its MRO
+    that binds the name, binds it to a constant (and the module's text assigns no such
+    attribute): ("lit", the constant); else opaque."""
+    mro = (value, *value[6]) if value[6] is not None else (value,)
+    for cls in mro:
+        if cls.__class__ is str or len(cls) < 9 or cls[8] is None:
+            return OPAQUE  # a builtin's or library class's, or names not known
+        constants, bound = cls[8]
+        for name, found in constants:
+            if name == attr:
+                return found
+        if attr in bound:
+            return OPAQUE
+    return OPAQUE
+
+
+def _bound_by(ev) -> tuple:
+    """The names an event binds itself (not those of the blocks in it), imports aside."""
+    cls = ev.__class__
+    if cls is Bind:
+        return ev.names
+    if cls is Def or cls is ClassBody:
+        return (ev.name,)
+    if cls is ForEach:
+        return tuple(n for n in ev.targets if n)
+    if cls is Try:
+        return tuple(h.name for h in ev.handlers if h.name)
+    return ()
+
+
 def _builtin_has(marker: str, attr: str) -> bool:
     """Does the builtin class of a "builtin:NAME" marker (callreplay.PLAIN_BASES, or
     types.ModuleType), or "object", have the attribute? Read from this interpreter's own
     classes."""
     import builtins
     import types
+    if marker.startswith("ext:"):
+        return True  # a library class's: taken to run none of the analysed code
     name = marker.partition(":")[2] or marker
     found = types.ModuleType if name == "types.ModuleType" else getattr(builtins, name)
     return hasattr(found, attr)
@@ -784,6 +942,20 @@ def _c3(seqs: list) -> tuple | None:
         seqs = [rest for rest in ([x for x in seq if x != head] if seq[0] == head else seq
                                   for seq in seqs) if rest]
     return tuple(out)
+
+
+def _mro_function(mro: tuple, attr: str):
+    """(index, kind, function) of the first class of `mro` (class values and builtin
+    markers) that defines `attr`, when it is an analysed one; else None."""
+    for i, cls in enumerate(mro):
+        if cls.__class__ is str:
+            if cls == "object" or _builtin_has(cls, attr):
+                return None
+            continue
+        for name, (kind, func) in own_functions(cls):
+            if name == attr:
+                return i, kind, func
+    return None
 
 
 def own_functions(cls: tuple) -> tuple:

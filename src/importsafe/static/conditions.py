@@ -417,6 +417,13 @@ def _runtime_test(node, fallback, env) -> tuple | None:
         if op is not None:
             return ("cmp", op, node.left.id, node.comparators[0].value)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.left, ast.Attribute) and isinstance(node.comparators[0], ast.Constant):
+        op = {ast.Is: "is", ast.IsNot: "is not", ast.Eq: "==", ast.NotEq: "!="}.get(
+            type(node.ops[0]))
+        chain = attr_chain(node.left)  # `cls.kind is not None`, read when it runs
+        if op is not None and chain is not None:
+            return ("acmp", op, chain[0], chain[1], node.comparators[0].value)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.left, ast.Name) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
         box = node.comparators[0]
         negate = isinstance(node.ops[0], ast.NotIn)

@@ -323,13 +323,22 @@ class ClassBody:
     bases: tuple = ()
     methods: tuple = ()  # (name, kind, line): the functions `Cls.name` finds (facts._methods)
     hidden: int = 0  # the line of a class decorator that may replace it (facts._hidden)
-    # no `__init__` or `__new__` of its own, no decorator or keyword: a call of it runs
+    # no `__init__` or `__new__` of its own, no decorator or metaclass: a call of it runs
     # what its bases' does (then `bases` are given too)
     plain: bool = False
     # one base, no keyword, no module text that may rebind the class's attributes wholesale:
     # the base's functions are its own too, but these names its body binds or the module's
     # text may assign (`x.name = ...`); None when it does not inherit them
     inherits: tuple | None = None
+    # the `metaclass=` keyword's attribute chain ("?" when it is none), None without one
+    metaclass: tuple | str | None = None
+    # the other keywords, as a Call's `passed` (exprs.passed_arguments) for
+    # `__init_subclass__`; None with `**kwargs`
+    keywords: tuple | None = (0, (), 0, ())
+    # (the names the body binds that the module's text may not assign as attributes, the
+    # attribute names it may assign), each sorted (facts._bound): `Cls.name` of a name in
+    # neither is the next class's in the MRO; None when not known
+    bound: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

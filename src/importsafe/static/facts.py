@@ -16,7 +16,7 @@ from .events import (
     Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If,
     Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names,
 )
-from .exprs import attr_chain, expr_events
+from .exprs import attr_chain, expr_events, passed_arguments
 from .helpers import TRANSPARENT_DECORATORS, caching_getattr
 from .lower import lower, lower_lazy, may_have_lazy
 from .prune import prune_reads, rebinding_globals
@@ -301,12 +301,16 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         init = self._own_init(node)
         plain = init is None and _plain_class(node)
         inherits = self._inherits(node)
+        meta = next((k.value for k in node.keywords if k.arg == "metaclass"), None)
         out.append(ClassBody(node.lineno, node.name, body, init,
-                             tuple(attr_chain(b) for b in node.bases)
-                             if init or plain or inherits is not None else (),
+                             tuple(attr_chain(b) for b in node.bases),
                              self._methods(node) if self.parent is None else (),
                              self._hidden(node) if self.parent is None else 0, plain,
-                             inherits))
+                             inherits,
+                             None if meta is None else attr_chain(meta) or "?",
+                             passed_arguments(ast.Call(node, [], [
+                                 k for k in node.keywords if k.arg != "metaclass"])),
+                             self._bound(node) if self.parent is None else None))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
 
@@ -342,19 +346,17 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                      and (m[1] != "classmethod" or self._plain_name("classmethod"))
                      and (m[1] != "staticmethod" or self._plain_name("staticmethod")))
 
-    def _inherits(self, node) -> tuple | None:
-        """ClassBody.inherits: the names its body binds and the attribute names the module's
-        text may assign, when the class has one base (an attribute chain), no keyword, and
-        the text rebinds no attribute of it (or of `cls`) through setattr; else None."""
-        if self.parent is not None or len(node.bases) != 1 or node.keywords or \
-                attr_chain(node.bases[0]) is None:
-            return None
+    def _bound(self, node) -> tuple | None:
+        """ClassBody.bound: (the names the class body binds, not those in its functions, that
+        the module's text may not assign as attributes; the attribute names it may assign),
+        each sorted; None when the text may rebind any attribute of it (setattr of the class
+        or of `cls`)."""
         written, receivers = self.attributes_written()
         if node.name in receivers or "cls" in receivers:
             return None
-        bound = set(written)  # (the simulator's class namespace lacks bindings pruned)
+        bound = set()
         stack = list(node.body)
-        while stack:  # the body's own bindings, not those inside its functions
+        while stack:
             stmt = stack.pop()
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 bound.add(stmt.name)
@@ -363,7 +365,17 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                     bound.add(stmt.id)
             elif not isinstance(stmt, ast.Lambda):
                 stack.extend(ast.iter_child_nodes(stmt))
-        return tuple(sorted(bound))
+        return tuple(sorted(bound - written)), tuple(sorted(written))
+
+    def _inherits(self, node) -> tuple | None:
+        """ClassBody.inherits: the names its body binds and the attribute names the module's
+        text may assign, when the class has one base (an attribute chain), no metaclass, and
+        the text rebinds no attribute of it (or of `cls`) through setattr; else None."""
+        if self.parent is not None or len(node.bases) != 1 or _metaclass(node) or \
+                attr_chain(node.bases[0]) is None:
+            return None
+        bound = self._bound(node)  # (the simulator's class namespace lacks bindings pruned)
+        return None if bound is None else tuple(sorted((*bound[0], *bound[1])))
 
     def _hidden(self, node) -> int:
         """The line of the class's first decorator that may replace it (not _transparent):
@@ -397,9 +409,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
 
     def _own_init(self, node) -> FunctionFacts | None:
         """The facts of the class's own `__init__`, when a call of the class runs just it:
-        no decorator, keyword (metaclass) or `__new__`, bases that are attribute chains, one
+        no decorator, metaclass or `__new__`, bases that are attribute chains, one
         undecorated def of `__init__` in the body and no other binding of it."""
-        if node.decorator_list or node.keywords or \
+        if node.decorator_list or _metaclass(node) or \
                 any(attr_chain(b) is None for b in node.bases):
             return None
         found = None
@@ -429,11 +441,18 @@ _HANDLERS = {getattr(ast, name[2:]): func for klass in reversed(_Extractor.__mro
              if name.startswith("s_") and isinstance(getattr(ast, name[2:], None), type)}
 
 
+def _metaclass(node: ast.ClassDef) -> bool:
+    """Does the class statement name a metaclass, or may it (`**kwargs`)? Its other keywords
+    go to `__init_subclass__` only."""
+    return any(k.arg is None or k.arg == "metaclass" for k in node.keywords)
+
+
 def _plain_class(node: ast.ClassDef) -> bool:
     """Does a call of the class run just what a call of its bases runs: no decorator or
-    keyword (metaclass), bases that are attribute chains, and no binding of `__init__` or
+    metaclass, bases that are attribute chains, and no binding of `__init__` or
     `__new__` in its body?"""
-    if node.decorator_list or node.keywords or any(attr_chain(b) is None for b in node.bases):
+    if node.decorator_list or _metaclass(node) or \
+            any(attr_chain(b) is None for b in node.bases):
         return False
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -144,6 +144,13 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
         if value is None or value[0] != "lit":
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
+    if kind == "acmp":
+        value = attribute(test[2], test[3]) if attribute is not None else None
+        if value is not None and value[0] == "obj":
+            return test[1] in ("is not", "!=")
+        if value is None or value[0] != "lit":
+            return UNDECIDED
+        return _COMPARE[test[1]](value[1], test[4])
     if kind == "not":
         inner = evaluate_test(test[1], frame, lookup, builtin, returned, pure, modules,
                               attribute, bound)

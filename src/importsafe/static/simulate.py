@@ -273,9 +273,10 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             self.exec_block(ev.body, body)
         finally:
             self.frames.pop()
-        value = self.class_value(ev, frame, body.locals)
-        if value[0] == "c" and value[6] is not None:
-            self.init_subclass(value, frame)
+        after = None if ev.hidden else self._mro_after(ev.bases, frame)
+        meta = None if ev.hidden else self.metaclass_of(ev, frame)
+        value = self.class_value(ev, frame, body.locals, after, meta)
+        self.make_class(value, ev, frame, after, meta)
         self.bind(ev.name, value, frame)
 
     def e_If(self, ev: If, frame):

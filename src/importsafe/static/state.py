@@ -214,6 +214,8 @@ class Program:
         # function with its body -> the builtins a call of it reads, or False (see
         # callreplay._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
+        self.importing: dict[FunctionFacts, bool] = {}  # callreplay.imports_in
+        self.external_names: dict[str, dict] = {}  # callreplay._imported_externals
         self._by_path: dict[str, ModuleInfo] | None = None
         # (name, source) -> facts of a generated module some analysed code runs (ExecSource)
         self.generated: dict[tuple[str, str], ModuleFacts] = {}
@@ -271,6 +273,7 @@ class Program:
                         self.load_functions, self._named, self.strict, self.env, self.versions,
                         self.listings)
         other._bodies, other._functions, other.inert = self._bodies, self._functions, self.inert
+        other.importing = self.importing
         other.loaded_functions, other._shipped = self.loaded_functions, self._shipped
         other.generated = self.generated
         return other

@@ -4,7 +4,7 @@ import json
 class Encoder(json.JSONEncoder):
     @classmethod
     def make(cls):
-        return super().__new__(cls)  # json's class is not analysed: its MRO is not known
+        return super().__new__(cls)  # json's: none of the analysed code
 
 
 MADE = Encoder.make()

@@ -1,0 +1,8 @@
+from .layers import Layer
+
+
+class Fast(Layer):
+    kind = "fast"
+
+
+LAYERED = 1

@@ -1,0 +1,5 @@
+from .handlers import Handler, Quiet
+
+FILTER = Quiet()
+HANDLER = Handler()
+LOGS = 1

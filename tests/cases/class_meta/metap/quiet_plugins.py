@@ -1,0 +1,9 @@
+from .plugin import Plugin
+
+
+class Quiet(Plugin):
+    pass
+
+
+class AlsoQuiet(Plugin, load=False):
+    pass

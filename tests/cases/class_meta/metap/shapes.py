@@ -1,0 +1,8 @@
+from .meta import NewMeta
+
+
+class Shape(metaclass=NewMeta):
+    pass
+
+
+SHAPES = 1

@@ -1,0 +1,1 @@
+from .logs import LOGS

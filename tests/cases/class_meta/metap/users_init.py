@@ -1,0 +1,1 @@
+from .kinds import KINDS

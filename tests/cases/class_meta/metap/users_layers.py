@@ -1,0 +1,1 @@
+from .layered import LAYERED

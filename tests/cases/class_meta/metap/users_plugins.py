@@ -1,0 +1,1 @@
+from .plugins import PLUGINS
