@@ -91,14 +91,17 @@ class CallReplay:
             # over opaque arguments a constructor's branches are undecided, and what it does
             # over them unknown (matplotlib's colormaps): replayed then only when its body
             # imports, which skipping would take as importing nothing
-            if module is not None and (_all_known(ev.passed, known) or
-                                       self.imports_in(func)):
+            if module is not None:
                 # its own reads and imports; what it calls stays unreplayed, as the __init__
                 # of a class never was (deep replays of constructors over arguments not known
                 # turn whole packages unknown)
                 obj = ("inst", value)
-                self.run_init(module, func, _with_self(ev.passed),
-                              (*_shifted(known), (0, obj)), _after_definer(obj, func, True), obj)
+                args = (module, func, _with_self(ev.passed), (*_shifted(known), (0, obj)),
+                        _after_definer(obj, func, True), obj)
+                if _all_known(ev.passed, known) or self.imports_in(func):
+                    self.run_init(*args)
+                else:
+                    self.tentative_init(args)
         elif value[0] == "c" and value[7] is not None:
             # a class its analysed metaclass makes: the metaclass's `__call__`, where it
             # defines one (type.__call__'s __new__ and __init__ of the class are not followed)
@@ -145,6 +148,19 @@ class CallReplay:
                          (after, obj) if after is not None else None)
         finally:
             self.shallow -= 1
+
+    def tentative_init(self, args) -> None:
+        """An `__init__` that does not import, over arguments not known: a failure it is
+        certain to raise (a read every path makes) is the call's; what depends on the
+        arguments is not followed, as before the call was replayed at all."""
+        try:
+            self.run_init(*args)
+        except SimUnknown:
+            pass
+        except SimError as err:
+            if err.uncertain:
+                return
+            raise
 
     def call_in(self, module, func, passed, known, top) -> None:
         """call_function with `top` (what `super()` in it looks in, and the object) pushed
