@@ -515,7 +515,9 @@ class Engine(Classes):
         walker.run(node.body)
         returns = set(walker.returns)
         result = returns.pop() if len(returns) == 1 else (LIT if not returns else UNK)
-        return result, tuple(ctx.raw), tuple(ctx.reads)
+        # duplicates only repeat (module_effects keeps the first of each): a body called in
+        # a loop or from many callers would otherwise pass them on, multiplied, to each
+        return result, tuple(dict.fromkeys(ctx.raw)), tuple(dict.fromkeys(ctx.reads))
 
     def closure(self, module: str, node, env: dict, klass) -> tuple:
         key = (id(node), id(env))
