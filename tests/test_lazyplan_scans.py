@@ -82,7 +82,7 @@ def test_bodies_loaded_by_the_first_stage_children_are_kept_by_the_parent(tmp_pa
                                       f"setup{i}()\n")
     program = load([str(pkg)], jobs=1).program
     entries = sorted(program.index)
-    base, _ = apply._first_runs(program, entries, lambda: None, 2)
+    base, _, _ = apply._first_runs(program, entries, lambda: None, 2)
     loaded_here = len(program.loaded_functions)  # (the parent may run a share itself)
     fresh = load([str(pkg)], jobs=1).program
     stubs = {(m, ev.name, ev.line): ev.func for m, f in program.facts.items()

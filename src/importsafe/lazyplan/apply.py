@@ -97,8 +97,6 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
     entries = loaded.entries
     packages = tuple(sorted({e.partition(".")[0] for e in entries}))
     with no_cyclic_gc(), deep_recursion():
-        closures, ran, trace, eager_counts = _package_runs(program, packages)
-
         effect_table = table(effects)  # a bad extension is reported from here
         scans, words = _scans(program, sources, workers, loaded.extras)
 
@@ -108,7 +106,8 @@ def lazy_plan(paths: Iterable[str], source_roots: Sequence[str] = (),
                              module_verdicts(found.effects, found.reads, found.readers,
                                              set(scans), loaded.roots, found.engine.lineage),
                              found.engine.assumed, found.engine.namespace_reads)
-        base, analysis = _first_runs(program, entries, analyse, workers)
+        base, analysis, (closures, ran, trace, eager_counts) = _first_runs(
+            program, entries, analyse, workers, lambda: _package_runs(program, packages))
         # today's normal-mode result matters only where one with the plan is not ok, and
         # for the report of lazy mode's failures: asked for together, in one stage
         failing_lazy = [(e, "normal") for e in entries if base[(e, "lazy")].outcome == "error"]
@@ -172,24 +171,28 @@ class _Analysis:
 
 
 _ANALYSIS = ("the effect analysis",)  # its place among the first runs' items
+_PACKAGES = ("the packages' own imports",)
 _SKIPPED = ("not simulated",)  # an optional run left out: the analysis was done by then
 
 
-def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysis]:
-    """The first imports of today in mode lazy ((entry, mode) -> Result) and analyse(),
-    which shares nothing with them: in `workers` processes that take the analysis first (a
-    child, at the front of its share) and the simulations as they go. While the analysis
-    still runs, the other processes go on with today's normal-mode first imports (added to
-    the results): the plan's check asks for some of them, and the function bodies they load
-    come back with them, so that the check's processes need not parse them on its critical
-    path; none is run once the analysis is done."""
+def _first_runs(program, entries, analyse, workers: int,
+                package_runs=lambda: None) -> tuple[dict, _Analysis, object]:
+    """The first imports of today in mode lazy ((entry, mode) -> Result), analyse() and
+    package_runs(), which share nothing with them: in `workers` processes that take the
+    analysis first (a child, at the front of its share), package_runs() first (this one)
+    and the simulations as they go. While the analysis still runs, the other processes go
+    on with today's normal-mode first imports (added to the results): the plan's check asks
+    for some of them, and the function bodies they load come back with them, so that the
+    check's processes need not parse them on its critical path; none is run once the
+    analysis is done."""
     pairs = [(e, "lazy") for e in entries]
     if workers <= 1 or len(pairs) < PARALLEL_MIN:
-        return simulate_all(program, pairs), analyse()
+        runs = package_runs()
+        return simulate_all(program, pairs), analyse(), runs
     optional = [(e, "normal") for e in entries]
     work_items = [*pairs, *optional]
-    at = (len(work_items) + 1) // workers  # where the second worker's share starts
-    items = [*work_items[:at], _ANALYSIS, *work_items[at:]]
+    at = (len(work_items) + 2) // workers  # where the second worker's share starts
+    items = [_PACKAGES, *work_items[:at - 1], _ANALYSIS, *work_items[at - 1:]]
     done = mmap.mmap(-1, 1)  # shared with the forked processes: 1 once the analysis is done
     first_optional = len(pairs)
 
@@ -205,6 +208,8 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
                 if item is _ANALYSIS:
                     held.append(analyse())
                     done[0] = 1
+                elif item is _PACKAGES:
+                    held.append(package_runs())
                 elif item[1] == "normal" and done[0]:
                     held.append(_SKIPPED)
                 else:
@@ -219,12 +224,12 @@ def _first_runs(program, entries, analyse, workers: int) -> tuple[dict, _Analysi
     finally:
         done.close()
     found = kept_bodies(program, found)
-    analysis = found[at]
-    results = found[:at] + found[at + 1:]
+    runs, analysis = found[0], found[at]
+    results = found[1:at] + found[at + 1:]
     base = dict(zip(pairs, results[:first_optional]))
     base.update((pair, r) for pair, r in zip(optional, results[first_optional:])
                 if r != _SKIPPED)  # (a copy from another process: not the same object)
-    return base, analysis
+    return base, analysis, runs
 
 
 def _today(program, base: dict, pairs, workers: int = 1) -> dict:
