@@ -343,7 +343,7 @@ def scan_tree(tree: ast.Module, lazy_lines: frozenset[int], source: bytes, name:
     walker.scan_lazy_lines = lazy_lines
     walker.hooks.walker = walker
     walker.run(tree.body)
-    scan.raw_reads = namespace_reads(tree.body)
+    scan.raw_reads = namespace_reads(tree.body) if _names_namespace(source) else {}
     scan.stars = tuple(walker.stars)
     scan.segments = _segments(tree.body, source.count(b"\n") + 1)
     return scan
@@ -368,6 +368,13 @@ NAMESPACE_CALLS = ("globals", "vars", "locals")
 # uses of the namespace dict that read no value: writes, key tests, listing the keys
 _KEYS_ONLY = frozenset({"update", "__setitem__", "__delitem__", "keys", "__contains__"})
 _KEY_CALLS = frozenset({"len", "list", "sorted", "set", "tuple", "iter", "frozenset"})
+
+
+def _names_namespace(source: bytes) -> bool:
+    """Can the source call globals(), vars() or locals() at all? An ASCII source (source
+    encodings are ASCII-compatible, PEP 263) must spell the name; the walk is most of a
+    scan's time. Another may spell it in letters the parser normalizes (NFKC): walked."""
+    return not source.isascii() or any(name.encode() in source for name in NAMESPACE_CALLS)
 
 
 def namespace_reads(body) -> dict[int, str]:
