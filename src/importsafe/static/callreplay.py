@@ -89,8 +89,8 @@ class CallReplay:
             known = self._known_arguments(ev.passed, frame)
             func = init[3] if init.__class__ is tuple else init
             # over opaque arguments a constructor's branches are undecided, and what it does
-            # over them unknown (matplotlib's colormaps): replayed then only when its body
-            # imports, which skipping would take as importing nothing
+            # over them unknown (matplotlib's colormaps): fully replayed then only when its
+            # body imports, else for what every path of it does (tentative_init)
             if module is not None:
                 # its own reads and imports; what it calls stays unreplayed, as the __init__
                 # of a class never was (deep replays of constructors over arguments not known
@@ -348,7 +348,7 @@ class CallReplay:
     def class_value(self, ev, frame, namespace: dict, after, meta):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
         methods, decorated, the classes after it in its MRO (_mro_after), its analysed
-        metaclass or None) when a call of it runs just that __init__ (events.ClassBody: its
+        metaclass or None, (its constants, every name it binds) or None) when a call of it runs just that __init__ (events.ClassBody: its
         bases analysed classes of that kind, or builtin ones) or when `Cls.name` finds one of
         its functions (ClassBody.methods: ((name, (kind, the function as `namespace`, the
         class body's, binds it)), ...); `decorated`: (class name, line of a decorator that
