@@ -451,9 +451,7 @@ class CallReplay:
         for chain in chains:
             if chain is None:
                 return None
-            if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
-                    chain == ("types", ("ModuleType",)) and \
-                    self.reads_builtin("types.ModuleType", frame):
+            if self._builtin_base(chain, frame):
                 name = "object" if chain == ("object", ()) else "builtin:" + ".".join(
                     (chain[0], *chain[1]))
                 seqs.append((name, "object") if name != "object" else ("object",))
@@ -513,9 +511,7 @@ class CallReplay:
 
     def _plain_bases(self, ev, frame) -> bool:
         for chain in ev.bases:
-            if chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
-                    chain == ("types", ("ModuleType",)) and \
-                    self.reads_builtin("types.ModuleType", frame) or \
+            if self._builtin_base(chain, frame) or \
                     self.external_base(chain, frame) is not None:
                 continue
             try:
@@ -525,6 +521,12 @@ class CallReplay:
             if base[0] != "c" or base[3] is None:
                 return False
         return True
+
+    def _builtin_base(self, chain, frame) -> bool:
+        """Is the base a builtin class whose instances type.__call__ makes (PLAIN_BASES, or
+        types.ModuleType), read where no module global hides it?"""
+        return chain in PLAIN_BASES and self.reads_builtin(chain[0], frame) or \
+            chain == ("types", ("ModuleType",)) and self.reads_builtin("types.ModuleType", frame)
 
     def external_base(self, chain, frame) -> str | None:
         """"ext:NAME" for a base class from outside the analysed code (named through a
