@@ -841,15 +841,20 @@ class Generator:
     def add_method_call(self, m: Module, name: str, s: Stmt) -> None:
         r = self.method_rng
         s.method = r.choice(["function", "staticmethod", "classmethod", "init", "subclass",
-                             "new", "keyword", *(() if s.base else ("meta", "metacall"))])
+                             "new", "keyword", "bound", "descriptor",
+                             *(() if s.base else ("meta", "metacall"))])
         # "init": the class is called, and its __init__ calls the method on the new object;
         # "subclass": a subclass is made, and the class's __init_subclass__ calls it; "new":
         # the method is called on a new object (`Loader().run()`); "meta": a subclass is
         # made, and the metaclass's __init__ calls it; "keyword": a subclass is made with
         # `run=True`, which __init_subclass__ tests; "metacall": the class is called, and its
-        # metaclass's __call__ calls it
+        # metaclass's __call__ calls it; "bound": a name holds a new object, whose method is
+        # called later (`loader = Loader(); loader.run()`); "descriptor": a class body binds
+        # an object, whose __set_name__ calls it
         text = f"{name}(1)" if s.method in ("init", "metacall") else f"{name}().run()" \
-            if s.method == "new" else f"{name}.run()"
+            if s.method == "new" else f"{name}_obj = {name}()\n{name}_obj.run()" \
+            if s.method == "bound" else f"class {name}Owner:\n    field = {name}()" \
+            if s.method == "descriptor" else f"{name}.run()"
         if s.method == "init" and r.random() < 0.5:  # the __init__ inherited by a subclass
             text = f"class {name}Sub({name}):\n    pass\n\n\n{name}Sub(1)"
         elif s.method == "init" and r.random() < 0.5:  # or run by super() in the subclass's
@@ -955,9 +960,13 @@ class Generator:
                              "@classmethod"]
                 elif s.method in ("meta", "metacall"):
                     body.append("@classmethod")
+                elif s.method == "descriptor":
+                    body += ["def __set_name__(self, owner, attr):",
+                             "    self.found = self.run()", ""]
                 body.append("def run(cls):" if s.method in ("classmethod", "subclass",
                                                              "keyword", "meta", "metacall") else
-                            "def run(self):" if s.method in (None, "init", "new") else
+                            "def run(self):" if s.method in (None, "init", "new", "bound",
+                                                             "descriptor") else
                             "def run():")
                 body.append(f"    return ({', '.join(reads)},)")
             if not body:

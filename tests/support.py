@@ -133,7 +133,8 @@ def assumed_by_kind(result) -> dict[str, tuple]:
     found["assumes"] = tuple(sorted(found["assumes"] + tuple(
         f"order:{os.path.basename(a.name)}" for a in result.assumes if a.kind == "listing") +
         tuple(f"super:{a.module}.{a.name.removeprefix('super().')}" for a in result.assumes
-              if a.kind == "super")))  # a super() call not known, as "super:MODULE.NAME"
+              if a.kind == "super") +  # a super() call not known, as "super:MODULE.NAME"
+        tuple(f"object:{a.module}.{a.name}" for a in result.assumes if a.kind == "object")))
     return found
 
 

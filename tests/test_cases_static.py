@@ -49,6 +49,8 @@ def test_strict_makes_every_assumption_unknown(case):
             assert r.outcome == "unknown" and "file system's order" in r.reason, (e, r)
         elif any(a.startswith("super:") for a in e.assumes):
             assert r.outcome == "unknown" and "super()" in r.reason, (e, r)
+        elif any(a.startswith("object:") for a in e.assumes):
+            assert r.outcome == "unknown" and "object's state" in r.reason, (e, r)
         elif e.assumes:
             assert r.outcome == "unknown" and "dynamically" in r.reason, (e, r)
         else:

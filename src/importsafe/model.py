@@ -57,12 +57,14 @@ class Assumption:
     # time, `name` the directory, `module` the one whose code lists it; "decorator": a call
     # of `name` (Cls.function) at file:line replayed as the class's own function, taking its
     # class decorator to give the class back; "super": a `super().name()` call at
-    # file:line whose callee is not known statically, taken to import nothing
+    # file:line whose callee is not known statically, taken to import nothing; "object": a
+    # method `name` of an object made earlier, replayed at file:line, where what it does
+    # depends on the object's state (not followed), taken to import nothing
     kind: str = "order"
 
 
 # the kinds of Assumption `--strict` turns into unknown (the others: the environment's)
-STRICT_KINDS = frozenset({"order", "listing", "decorator", "super"})
+STRICT_KINDS = frozenset({"order", "listing", "decorator", "super", "object"})
 
 
 @dataclass(frozen=True, slots=True)

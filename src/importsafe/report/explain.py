@@ -71,7 +71,7 @@ def render(x: Explanation, console: Console, base: str | None = None) -> None:
                     "listed at check time, read at ", (f"{P(_rel(a.file, base))}:{a.line}",
                                                        "bold"), f"  ({P(a.why)})"))
                 continue
-            if a.kind == "super":
+            if a.kind == "super" or a.kind == "object":
                 console.print(Text.assemble(
                     "  ", (P(a.name), "bold"), "() at ", (f"{P(_rel(a.file, base))}:{a.line}",
                                                          "bold"), f"  ({P(a.why)})"))

@@ -167,7 +167,9 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
                        ("decorator", "class decorators taken to give the class back (its "
                                      "functions called at import time replayed)"),
                        ("super", "`super()` calls whose callee is not known, taken to import "
-                                 "nothing")):
+                                 "nothing"),
+                       ("object", "methods whose work depends on their object's state (not "
+                                  "followed), taken to import nothing")):
         resting_on = sum(any(a.kind == kind for a in r.assumes) for r in report.results)
         if resting_on:
             plural = "s rest" if resting_on != 1 else " rests"

@@ -24,6 +24,7 @@ PLAIN_BASES = frozenset({("object", ()), ("Exception", ()), ("BaseException", ()
                          ("dict", ()), ("list", ()), ("type", ())})
 _METACLASSED = frozenset({"enum"})  # library bases whose metaclass's __call__ is no type's
 _IMPORTING = frozenset({Import, ImportFrom, ComputedImport, ExecFile, ExecSource})
+DECORATING = (1, (), 1)  # a decorator's Call: the object it decorates
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
 MAX_RECURSION = 2  # the same function on the stack while the same module runs
@@ -33,6 +34,9 @@ class CallReplay:
     """What a call at import time runs, and how a function body ends."""
 
     shallow = 0  # > 0 while an __init__ replays: the calls it makes are not replayed
+    # (module, line, file:line of the import) of a decorator just applied that defines a
+    # function which imports: the def at that line binds ("wrap", line, file:line)
+    wrapping = None
     making = None  # the class a metaclass's function replayed shallowly makes or calls
     # per replayed function, innermost last: (what `super().__init__()` runs, the object)
     # in an `__init__` replayed on a new object, else None (state.ImportState makes it)
@@ -62,8 +66,18 @@ class CallReplay:
             if module is not None:
                 if len(value) > 4:
                     self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
-                self.call_in(module, self.program.function_body(module.name, value[3]),
-                             ev.passed, self._known_arguments(ev.passed, frame), None)
+                body = self.program.function_body(module.name, value[3])
+                self.call_in(module, body, ev.passed, self._known_arguments(ev.passed, frame),
+                             None)
+                if ev.passed == DECORATING and body.nested_import and frame.kind == "module":
+                    # what it returns may be a wrapper whose body imports: e_Def binds that
+                    self.wrapping = (frame.module, ev.line,
+                                     f"{module.info.path}:{body.nested_import}")
+        elif value[0] == "wrap":
+            raise SimUnknown(f"{'.'.join((ev.name, *ev.attrs))}() at {frame.module.info.path}:"
+                             f"{ev.line} runs what the decorator of the def at line {value[1]} "
+                             f"returns, which may be a wrapper that imports ({value[2]}); "
+                             "functions defined inside functions are not replayed")
         elif value[0] == "fp":  # functools.partial(f, *given)(...): f(*given, ...)
             func, given, bound = value[1], value[2], value[3]
             module = self.deref(func)
@@ -79,9 +93,13 @@ class CallReplay:
                     self.decorated_call(value[5], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 known = self._known_arguments(ev.passed, frame)
                 after = _after_definer(value[4], value[3])
-                self.call_in(module, self.program.function_body(module.name, value[3]),
-                             _with_self(ev.passed), (*_shifted(known), (0, value[4])),
-                             (after, value[4]) if after is not None else None)
+                args = (module, self.program.function_body(module.name, value[3]),
+                        _with_self(ev.passed), (*_shifted(known), (0, value[4])),
+                        (after, value[4]) if after is not None else None)
+                if value[4][0] == "inst" and NEW not in ev.attrs:
+                    self.method_of_object(args, ev, frame)
+                else:
+                    self.call_in(*args)
         elif value[0] == "c" and value[3] is not None and value[3] not in ("object", "builtin"):
             # a class: its own __init__ runs, or the one it inherits (from its module)
             init = value[3]
@@ -110,6 +128,26 @@ class CallReplay:
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
+
+    def method_of_object(self, args, ev, frame) -> None:
+        """`x.method()` of an object `x = Cls()` made earlier: replayed, but its attributes
+        (set since, or filled by other calls) are not followed; where what it does depends
+        on them, taken to import nothing, an assumption of the result (unknown with
+        --strict). A failure every path of it makes is the call's."""
+        try:
+            self.call_in(*args)
+        except (SimUnknown, SimError) as err:
+            if err.__class__ is SimError and not err.uncertain:
+                raise
+            call = ".".join((ev.name, *ev.attrs))
+            where = f"{frame.module.info.path}:{ev.line}"
+            if self.program.strict:
+                raise SimUnknown(f"{call}() at {where}: {err}; what the method does depends "
+                                 "on its object's state, which --strict does not take to "
+                                 "import nothing") from None
+            self.assume(Assumption(frame.module.name, call, frame.module.info.path, ev.line,
+                                   f"a method of an object whose state is not followed "
+                                   f"({err}); taken to import nothing", "object"))
 
     def partial_value(self, spec, frame):
         """("partial", partial's name, attrs, the function's name, attrs, the other
@@ -405,19 +443,44 @@ class CallReplay:
                 return base[7]
         return None
 
-    def make_class(self, value, ev, frame, after, meta) -> None:
+    def make_class(self, value, ev, frame, after, meta, namespace: dict) -> None:
         """What making the class runs before its name is bound: the metaclass's `__new__`,
-        the `__init_subclass__` of the class after it in its MRO (type.__new__ calls it),
+        the `__set_name__` of the objects its body bound, the `__init_subclass__` of the class after it in its MRO (type.__new__ calls it),
         the metaclass's `__init__`, each where analysed code defines it."""
         cls = value if value[0] == "c" else \
             ("c", frame.module.name, frame.module.epoch, None, (), None, after, meta, None)
         made = (4, (), 1, ((1, ev.name),))  # (the metaclass or the class, name, bases, ns)
         if meta is not None:
             self.meta_function(meta, "__new__", made, meta)
+        self.set_names(cls, ev.name, namespace)
         if after is not None:
             self.init_subclass(cls, ev.keywords)
         if meta is not None:
             self.meta_function(meta, "__init__", made, cls)
+
+    def set_names(self, cls: tuple, name: str, namespace: dict) -> None:
+        """type.__new__ calls `value.__set_name__(cls, attr)` for each object of an analysed
+        class the class body bound (a descriptor), in the body's order. Before 3.12 what it
+        raises comes out as a RuntimeError."""
+        for attr, value in list(namespace.items()):
+            if value[0] != "inst":
+                continue
+            found = self.instance_attribute(value, "__set_name__")
+            if found[0] != "bm":
+                continue
+            module = self.deref(found)
+            if module is None:
+                continue
+            try:
+                self.call_in(module, self.program.function_body(module.name, found[3]),
+                             (3, (), 2, ((2, attr),)), ((0, value), (1, cls)), None)
+            except SimError as err:
+                if self.program.target_version >= (3, 12):
+                    raise
+                wrapped = SimError("RuntimeError", None, None, f"Error calling __set_name__ "
+                                   f"on instance '{attr}' in '{name}' ({err})", err.info.chain,
+                                   uncertain=err.uncertain)
+                raise wrapped from None
 
     def meta_function(self, meta, attr: str, passed, first, known=()) -> bool:
         """Replay the function `attr` of the first class of the metaclass's MRO that defines
@@ -571,7 +634,7 @@ class CallReplay:
         own attributes are not followed)."""
         cls = value[1]
         for name, (kind, func) in cls[4]:
-            if name == attr:
+            if name == attr and not _shadowed(cls[3], attr):
                 if kind == "staticmethod":
                     return func if cls[5] is None else (*func, cls[5])
                 return ("bm", *func[1:4], cls if kind == "classmethod" else value, cls[5])
@@ -852,6 +915,18 @@ def _set_by_init(init) -> frozenset[str]:
     me = func.positional[0]
     return frozenset(ev.attrs[0] for ev in body
                      if ev.__class__ is SetAttr and ev.name == me and len(ev.attrs) == 1)
+
+
+def _shadowed(init, attr: str) -> bool:
+    """Does the `__init__` set `self.attr` anywhere in its body (an instance attribute that
+    hides the class's function of that name)?"""
+    func = init[3] if init.__class__ is tuple else init
+    body = getattr(func, "body", None)
+    if not body or not func.positional:
+        return False
+    me = func.positional[0]
+    return any(ev.__class__ is SetAttr and ev.name == me and ev.attrs[0] == attr
+               for ev in walk(body))
 
 
 def _inert_reads(func) -> tuple[str, ...] | bool:

@@ -297,6 +297,8 @@ class FunctionFacts:
     positional: tuple[str, ...] = ()  # parameters that positional arguments fill, in order
     defaults: tuple[tuple[str, object], ...] = ()  # parameters with a literal default
     pure: tuple | None = None  # the body as a program purefn evaluates, when it is pure code
+    # the line of an import in a function defined in it (a wrapper it may return), or 0
+    nested_import: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,7 +278,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         defaults = tuple((n, d.value) for n, d in with_default if isinstance(d, ast.Constant))
         return FunctionFacts(node.name, node.lineno, body, frozenset(local - sub.declared_global),
                              frozenset(sub.declared_global), positional, defaults,
-                             compile_function(node))
+                             compile_function(node), _nested_import(node))
 
     def s_ClassDef(self, node, out, guard, scope):
         modelled = caching_getattr(node) if scope == "module" else None
@@ -439,6 +439,23 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
 _HANDLERS = {getattr(ast, name[2:]): func for klass in reversed(_Extractor.__mro__)
              for name, func in vars(klass).items()
              if name.startswith("s_") and isinstance(getattr(ast, name[2:], None), type)}
+
+_IMPORT_CALLS = frozenset({"__import__", "import_module"})
+
+
+def _nested_import(node) -> int:
+    """The line of the first import in a function defined by a statement of `node`'s body
+    (a decorator's wrapper, or a decorator factory's decorator), or 0."""
+    for inner in node.body:
+        if inner.__class__ is not ast.FunctionDef and inner.__class__ is not \
+                ast.AsyncFunctionDef:
+            continue
+        for sub in ast.walk(inner):
+            if sub.__class__ in (ast.Import, ast.ImportFrom) or sub.__class__ is ast.Call and (
+                    getattr(sub.func, "id", None) in _IMPORT_CALLS or
+                    getattr(sub.func, "attr", None) in _IMPORT_CALLS):
+                return sub.lineno
+    return 0
 
 
 def _metaclass(node: ast.ClassDef) -> bool:

@@ -315,6 +315,8 @@ class Bindings:
             program = compile_expr(value)
             if program is not None:
                 return ("eval", program)
+        if value.__class__ is ast.Call and (func := attr_chain(value.func)) is not None:
+            return ("new", func[0], func[1])  # an instance, where `func` is an analysed class
         return None
 
     def s_Delete(self, node, out, guard, scope):

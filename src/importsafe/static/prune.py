@@ -110,7 +110,7 @@ def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
 
 def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
     """A class body without its defs and plain bindings (Bind without a value or with a
-    computed one: they read nothing their Use events do not name) whose names nothing in
+    computed one, not a call's, whose object may have a `__set_name__`: they read nothing their Use events do not name) whose names nothing in
     the body reads but the `methods` a class attribute may be read as (ClassBody.methods):
     nothing in the
     body reads. The simulator runs a class body in a namespace of its own that only the body's
@@ -124,8 +124,8 @@ def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
             read.add(ev.name)
         elif cls is Del:
             read.update(ev.names)
-        elif cls is Bind and ev.value is not None and ev.value[0] != "eval":
-            # (an evaluated value reads what its Use events name)
+        elif cls is Bind and ev.value is not None and ev.value[0] not in ("eval", "new"):
+            # (an evaluated value, a call's, reads what its Use events name)
             if ev.value[0] != "ref":
                 return body
             read.add(ev.value[1])
@@ -133,7 +133,8 @@ def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
             return body
     kept = tuple([ev for ev in body if not (
         (ev.__class__ is Def and ev.name not in read and ev.name not in methods) or
-        (ev.__class__ is Bind and (ev.value is None or ev.value[0] == "eval") and
+        (ev.__class__ is Bind and (ev.value is None or ev.value[0] == "eval" and
+                                   ev.value[1][0] != "call") and
          read.isdisjoint(ev.names)))])
     return kept if len(kept) < len(body) else body
 

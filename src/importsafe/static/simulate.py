@@ -20,7 +20,7 @@ from .listed import ListedLoops
 from .namespaces import ComputedNames
 from .machinery import ImportMachinery
 from .names import NameLookup, defined_at  # noqa: F401 - defined_at: also from here
-from .callreplay import CallReplay
+from .callreplay import CallReplay, instance_of
 from .environment import OrdinaryEnvironment
 from .mutation import Mutations
 from .lazy import LAZY_TARGET, LazyImports
@@ -195,20 +195,24 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         if names == ("ops",) and value is OPAQUE and frame.kind == "module" and \
                 frame.module.name == OPS_MODULE:
             value = ("torchops", None)  # torch's `ops: _Ops = _Ops()` (torchops.py)
-        elif value is OPAQUE and self.lazy_all and spec is not None and spec[0] == "eval" \
-                and spec[1][0] == "call":
-            value = self._answering_instance(spec[1], frame)
+        elif value is OPAQUE and spec is not None and (
+                spec[0] == "new" or spec[0] == "eval" and spec[1][0] == "call"):
+            value = self._new_instance(spec, frame)
         return value
 
-    def _answering_instance(self, call, frame):
-        """`S = SingletonRegistry()` in mode lazy: an instance whose class's `__getattr__`
-        refuses names not filed yet, so that reading one is known to depend on state
-        (callreplay.instance_attribute); else opaque, as every other call's result."""
-        if frame.kind != "module" or call[2]:
+    def _new_instance(self, spec, frame):
+        """`x = Cls(...)`: ("inst", Cls) where Cls is an analysed class whose call is known
+        to make an instance of it (callreplay.instance_of), so that `x.method()` replays the
+        method; else opaque, as every other call's result."""
+        name, attrs = (spec[1], spec[2]) if spec[0] == "new" else (spec[1][1], ())
+        try:
+            cls = self.resolve(name, attrs, frame)  # (the Call before it made the reads)
+        except (SimError, SimUnknown):
             return OPAQUE
-        cls = self.ns_get(frame.module, call[1])  # a class bound here: no lookup to replay
-        return ("inst", cls) if cls is not MISSING and cls[0] == "c" and self._refusing(cls) \
-            else OPAQUE
+        found = instance_of(cls)
+        if found is None and self.lazy_all and cls[0] == "c" and self._refusing(cls):
+            found = ("inst", cls)  # sympy's `S`: see callreplay.instance_attribute
+        return found or OPAQUE
 
     def _all_names(self, parts, frame) -> tuple[str, ...] | None:
         """A literal `__all__`, parts being names or ("ref", name, attrs) to another list."""
@@ -263,6 +267,11 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
     def e_Def(self, ev: Def, frame):
         module = frame.module
         value = ("f", module.name, module.epoch, ev.func) if ev.func is not None else OPAQUE
+        wrapping = self.wrapping
+        if wrapping is not None:
+            self.wrapping = None
+            if wrapping[0] is module and wrapping[1] == ev.line:
+                value = ("wrap", ev.line, wrapping[2])
         self.bind(ev.name, value, frame)
 
     def e_ClassBody(self, ev: ClassBody, frame):
@@ -276,7 +285,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         after = None if ev.hidden else self._mro_after(ev.bases, frame)
         meta = None if ev.hidden else self.metaclass_of(ev, frame)
         value = self.class_value(ev, frame, body.locals, after, meta)
-        self.make_class(value, ev, frame, after, meta)
+        self.make_class(value, ev, frame, after, meta, body.locals)
         self.bind(ev.name, value, frame)
 
     def e_If(self, ev: If, frame):

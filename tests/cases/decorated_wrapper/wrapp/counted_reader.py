@@ -1,0 +1,1 @@
+from .counted import COUNTED

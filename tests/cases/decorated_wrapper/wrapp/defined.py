@@ -1,0 +1,9 @@
+from .deco import wrapping
+
+
+@wrapping
+def run():
+    pass
+
+
+DEFINED = 1

@@ -1,0 +1,1 @@
+from .marked import MARKED

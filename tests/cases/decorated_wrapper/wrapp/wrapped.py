@@ -1,0 +1,10 @@
+from .deco import wrapping
+
+
+@wrapping
+def run():
+    pass
+
+
+run()
+WRAPPED = 1

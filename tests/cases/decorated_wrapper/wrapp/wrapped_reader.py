@@ -1,0 +1,1 @@
+from .wrapped import WRAPPED

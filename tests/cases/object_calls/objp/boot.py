@@ -1,0 +1,5 @@
+from .loader import Loader
+
+x = Loader()
+x.load()
+BOOT = 1

@@ -1,0 +1,1 @@
+from .boot import BOOT

@@ -1,0 +1,5 @@
+from .loader import Builder
+
+b = Builder()
+b.build()
+BUILT = 1

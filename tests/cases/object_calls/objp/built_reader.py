@@ -1,0 +1,1 @@
+from .built import BUILT

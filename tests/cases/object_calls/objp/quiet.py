@@ -1,0 +1,5 @@
+from .loader import LateLoader
+
+QUIET = 1
+x = LateLoader()
+x.load()

@@ -1,0 +1,1 @@
+from .quiet import QUIET

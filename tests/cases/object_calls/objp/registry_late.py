@@ -1,0 +1,6 @@
+from .loader import Registry
+
+r = Registry()
+r.add("objp.registry_reader")
+r.import_all()
+REG = 1

@@ -1,0 +1,1 @@
+from .registry_late import REG

@@ -1,0 +1,5 @@
+from .shadowed import Shadowed
+
+s = Shadowed()
+s.load()
+SHADOW = 1

@@ -1,0 +1,1 @@
+from .shadow import SHADOW

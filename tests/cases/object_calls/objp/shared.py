@@ -1,0 +1,3 @@
+from .loader import Shared
+
+LOADER = Shared()

@@ -1,0 +1,1 @@
+from .uses_shared import USED

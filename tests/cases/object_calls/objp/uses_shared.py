@@ -1,0 +1,4 @@
+from .shared import LOADER
+
+LOADER.load()
+USED = 1

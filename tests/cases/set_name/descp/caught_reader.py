@@ -1,0 +1,1 @@
+from .caught import CAUGHT

@@ -1,0 +1,8 @@
+from .fields import Field
+
+
+class Model:
+    f = Field()
+
+
+DESC = 1

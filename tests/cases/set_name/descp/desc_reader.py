@@ -1,0 +1,1 @@
+from .desc import DESC

@@ -1,0 +1,1 @@
+from .kept import KEPT

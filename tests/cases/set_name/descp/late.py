@@ -1,0 +1,7 @@
+from .fields import Late
+
+LATE = 1
+
+
+class Model:
+    f = Late()

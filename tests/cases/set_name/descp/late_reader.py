@@ -1,0 +1,1 @@
+from .late import LATE

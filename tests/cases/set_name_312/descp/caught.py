@@ -1,0 +1,8 @@
+from .fields import Caught
+
+try:
+    class Model:
+        f = Caught()
+except ImportError:
+    pass
+CAUGHT = 1

@@ -1,0 +1,8 @@
+from .fields import SHARED
+
+
+class Model:
+    s = SHARED
+
+
+KEPT = 1
