@@ -284,5 +284,8 @@ def compare(static: Report, dynamic: Report, mapped=(), analysed=None
                 (s.outcome == "ok" or (s.outcome == "error" and went_past(s, d))):
             out.append(diagnostic("IS206", file, line, what, s.entry, s.mode))
         else:
+            taken = [a.name for a in s.assumes if a.kind in ("object", "super")]
+            if taken:  # a replay the static result rests on may be where it went wrong
+                what += f"; static analysis took {', '.join(taken)}() to import nothing"
             out.append(diagnostic("IS201", file, line, what, s.entry, s.mode))
     return tuple(out)

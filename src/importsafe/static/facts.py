@@ -711,7 +711,8 @@ def facts_from_source(source: bytes | str, name: str, path: str, is_package: boo
 # what a module's source must mention for its own directory to be listed for it (a superset
 # of the listing calls the simulator models: os.listdir / os.scandir / glob / Path.iterdir,
 # and configparser's reads of the configuration files the listing holds)
-LISTING_WORDS = (b"listdir", b"scandir", b"glob", b"iterdir", b"ConfigParser")
+LISTING_WORDS = (b"listdir", b"scandir", b"glob", b"iterdir", b"ConfigParser", b".exists(",
+                 b".is_dir(", b".is_file(", b".isdir(", b".isfile(")
 
 
 def _mentions_listing(source: bytes | str) -> bool:

@@ -1,0 +1,3 @@
+from .deep import LATE
+
+ROWS = LATE

@@ -1,0 +1,3 @@
+from .table import LATE
+
+ROWS = LATE
