@@ -633,6 +633,8 @@ class CallReplay:
         (a classmethod's to the class, a staticmethod as it is); else opaque (the object's
         own attributes are not followed)."""
         cls = value[1]
+        if any(name == "__getattribute__" for name, _ in cls[4]):
+            return OPAQUE  # every lookup goes through it
         for name, (kind, func) in cls[4]:
             if name == attr and not _shadowed(cls[3], attr):
                 if kind == "staticmethod":

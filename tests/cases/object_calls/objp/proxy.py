@@ -1,0 +1,5 @@
+from .loader import Proxy
+
+p = Proxy()
+p.load()
+PROXY = 1

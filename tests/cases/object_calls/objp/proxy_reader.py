@@ -1,0 +1,1 @@
+from .proxy import PROXY
