@@ -45,18 +45,23 @@ def modes_of(expected) -> tuple:
 
 
 @pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
-def test_run_matches_expectations_fork_and_no_fork(case):
+def test_fixture_expectations_hold_for_real(case):
+    """Every fixture's expectations against real CPython, so they cannot drift: `importsafe
+    run` (forked first imports, and a few of them in fresh interpreters, --no-fork), and
+    `check --verify` over the same run finds no disagreement but the known ones."""
     expected = read_expected(case)
+    assert expected, f"{case.name}: expected.txt lists nothing"
     modes = modes_of(expected)
     want = {(e.entry, e.mode): e.key for e in expected}
     python = case_python(case)  # a case written in newer syntax names its interpreter
     if python is None:
         pytest.skip(f"{case.name} needs an interpreter that is not installed here")
     paths, env = case_paths(case), case_env(case)
-    forked = api.run(paths, modes=modes, timeout=20, python=python, env=env)
-    assert forked.source == "dynamic"
+    merged, forked = api.verify(paths, modes=modes, timeout=20, python=python, env=env,
+                                target_version=case_target(case))
+    assert forked.source == "dynamic" and merged.source == "verify"
     assert [(r.entry, r.mode) for r in forked.results] == \
-        [(r.entry, r.mode) for r in api.check(paths, modes=modes, env=env).results]
+        [(r.entry, r.mode) for r in merged.results]
     got = keys(forked)
     assert set(got) == set(want)
     wrong = [(k, want[k], got[k]) for k in want if got[k] != want[k]]
@@ -72,6 +77,18 @@ def test_run_matches_expectations_fork_and_no_fork(case):
     fresh = keys(api.run(paths, modes=modes, timeout=20, fork=False, python=python, env=env,
                          entries=sample))
     assert fresh == {k: v for k, v in got.items() if k[0] in sample}, "fork vs --no-fork differ"
+    # verify: entries whose expectations record that static analysis knowingly differs
+    # (static=ok) are its only disagreements
+    known = {(e.entry, e.mode) for e in expected if e.static == ("ok",)}
+    disagree = [d.message for d in merged.diagnostics
+                if d.code == "IS201" and (d.entry, d.mode) not in known]
+    assert not disagree, "\n".join(disagree)
+    # a real failure on a name the ordinary-order rule took as bound: IS207, not IS201
+    assumed = {(e.entry, e.mode) for e in expected if e.static == ("ok",) and
+               any(not a.startswith(("object:", "super:", "order:")) for a in e.assumes)}
+    assert assumed == {(d.entry, d.mode) for d in merged.diagnostics if d.code == "IS207"}
+    static_unknown = sum(r.outcome == "unknown" for r in merged.results)
+    assert sum(d.code == "IS202" for d in merged.diagnostics) <= static_unknown
 
 
 def test_error_chain_points_at_the_import_lines():
@@ -96,31 +113,6 @@ def test_zygotes_agree_with_plain_forks_on_random_packages(tmp_path):
             [(k, want[k], got[k]) for k in want if got[k] != want[k]])
         compared += len(got)
     assert compared > 250
-
-
-# deep_nesting: its 200 first imports in CPython, and its static answers, are each checked
-# by the fixture tests and the run test above; verify would only repeat both
-@pytest.mark.parametrize("case", [c for c in case_dirs() if c.name != "deep_nesting"],
-                         ids=lambda p: p.name)
-def test_verify_finds_no_disagreement(case):
-    modes = modes_of(read_expected(case))
-    python = case_python(case)
-    if python is None:
-        pytest.skip(f"{case.name} needs an interpreter that is not installed here")
-    merged, dynamic = api.verify(case_paths(case), modes=modes, timeout=20, python=python,
-                                 env=case_env(case), target_version=case_target(case))
-    # entries whose expectations record that static analysis knowingly differs (static=ok)
-    known = {(e.entry, e.mode) for e in read_expected(case) if e.static == ("ok",)}
-    wrong = [d.message for d in merged.diagnostics
-             if d.code == "IS201" and (d.entry, d.mode) not in known]
-    assert not wrong, "\n".join(wrong)
-    # a real failure on a name the ordinary-order rule took as bound: IS207, not IS201
-    assumed = {(e.entry, e.mode) for e in read_expected(case) if e.static == ("ok",) and
-               any(not a.startswith(("object:", "super:", "order:")) for a in e.assumes)}
-    assert assumed == {(d.entry, d.mode) for d in merged.diagnostics if d.code == "IS207"}
-    static_unknown = sum(r.outcome == "unknown" for r in merged.results)
-    assert sum(d.code == "IS202" for d in merged.diagnostics) <= static_unknown
-    assert merged.source == "verify" and dynamic.source == "dynamic"
 
 
 def test_verify_reports_a_disagreement(tmp_path):
