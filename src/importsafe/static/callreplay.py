@@ -386,8 +386,9 @@ class CallReplay:
     def class_value(self, ev, frame, namespace: dict, after, meta):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
         methods, decorated, the classes after it in its MRO (_mro_after), its analysed
-        metaclass or None, (its constants, every name it binds) or None) when a call of it runs just that __init__ (events.ClassBody: its
-        bases analysed classes of that kind, or builtin ones) or when `Cls.name` finds one of
+        metaclass or None, (its constants, every name it binds) or None) when a call of it
+        runs just that __init__ (events.ClassBody: its bases analysed classes of that kind, or
+        builtin ones) or when `Cls.name` finds one of
         its functions (ClassBody.methods: ((name, (kind, the function as `namespace`, the
         class body's, binds it)), ...); `decorated`: (class name, line of a decorator that
         may replace it) or None); else an opaque value."""
@@ -445,8 +446,9 @@ class CallReplay:
 
     def make_class(self, value, ev, frame, after, meta, namespace: dict) -> None:
         """What making the class runs before its name is bound: the metaclass's `__new__`,
-        the `__set_name__` of the objects its body bound, the `__init_subclass__` of the class after it in its MRO (type.__new__ calls it),
-        the metaclass's `__init__`, each where analysed code defines it."""
+        the `__set_name__` of the objects its body bound, the `__init_subclass__` of the
+        class after it in its MRO (type.__new__ calls both), the metaclass's `__init__`,
+        each where analysed code defines it."""
         cls = value if value[0] == "c" else \
             ("c", frame.module.name, frame.module.epoch, None, (), None, after, meta, None)
         made = (4, (), 1, ((1, ev.name),))  # (the metaclass or the class, name, bases, ns)

@@ -110,13 +110,13 @@ def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
 
 def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
     """A class body without its defs and plain bindings (Bind without a value or with a
-    computed one, not a call's, whose object may have a `__set_name__`: they read nothing their Use events do not name) whose names nothing in
-    the body reads but the `methods` a class attribute may be read as (ClassBody.methods):
-    nothing in the
-    body reads. The simulator runs a class body in a namespace of its own that only the body's
-    own lookups read (a nested class body cannot see it), and keeps no class attributes, so
-    such a binding changes nothing, and the body is lighter to send, store and run. Kept whole when the body holds a construct whose
-    reads are not all named events (a Dynamic, an `__all__` list)."""
+    computed one, not a call's, whose object may have a `__set_name__`: they read nothing
+    their Use events do not name) whose names nothing in the body reads but the `methods` a
+    class attribute may be read as (ClassBody.methods). The simulator runs a class body in a
+    namespace of its own that only the body's own lookups read (a nested class body cannot
+    see it), and keeps no class attributes, so such a binding changes nothing, and the body
+    is lighter to send, store and run. Kept whole when the body holds a construct whose reads
+    are not all named events (a Dynamic, an `__all__` list)."""
     read: set[str] = set()
     for ev in walk(body, classes=True):
         cls = ev.__class__
