@@ -25,6 +25,8 @@ PLAIN_BASES = frozenset({("object", ()), ("Exception", ()), ("BaseException", ()
 _METACLASSED = frozenset({"enum"})  # library bases whose metaclass's __call__ is no type's
 _IMPORTING = frozenset({Import, ImportFrom, ComputedImport, ExecFile, ExecSource})
 DECORATING = (1, (), 1)  # a decorator's Call: the object it decorates
+# known arguments a memoised call's key may hold: cheap to hash and compare
+_PLAIN_KNOWN = frozenset({"lit", "obj", "v"})
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
 MAX_RECURSION = 2  # the same function on the stack while the same module runs
@@ -67,8 +69,12 @@ class CallReplay:
                 if len(value) > 4:
                     self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 body = self.program.function_body(module.name, value[3])
-                self.call_in(module, body, ev.passed, self._known_arguments(ev.passed, frame),
-                             None)
+                known = self._known_arguments(ev.passed, frame)
+                if frame.kind != "class" and not self.shallow and self.making is None and \
+                        self.program.memo is not None:
+                    self.memoised_call(module, body, ev.passed, known)
+                else:
+                    self.call_in(module, body, ev.passed, known, None)
                 if ev.passed == DECORATING and body.nested_import and frame.kind == "module":
                     # what it returns may be a wrapper whose body imports: e_Def binds that
                     self.wrapping = (frame.module, ev.line,
@@ -128,6 +134,80 @@ class CallReplay:
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
+
+    def memoised_call(self, module, func, passed, known) -> None:
+        """A call of an analysed function, recorded as an import is (state.py): a later call
+        with the same arguments, in a state where everything the recorded one read still
+        holds, ends as the recorded one did (returned, or what it raised), without its
+        replay, when the recorded one changed nothing (pandas' test modules each call `pd.to_datetime(...)`, a replay of thousands of calls, most
+        of them the same). The calls on the stack decide where replays stop
+        (MAX_CALL_DEPTH, MAX_REENTRY, MAX_RECURSION): a recorded call stands only for calls
+        whose stack holds each function its replay reached as often, and leaves the replay
+        as far from the depth limit, or at the same depth."""
+        key = ("\0call", self.lazy_all, module.name, module.epoch, func.name, func.line,
+               passed, known, len(self.stack))
+        try:
+            hash(key)
+        except TypeError:  # an unhashable literal argument
+            return self.call_in(module, func, passed, known, None)
+        if not all(v[0] in _PLAIN_KNOWN for _, v in known):
+            return self.call_in(module, func, passed, known, None)
+        hit, stop = self.memo_lookup(key)
+        if hit is not None:
+            if self._stands_for(hit[4][1:]):
+                ended = self.replay(hit)[0]
+                if ended[0] == "error":
+                    _, info, depth, uncertain, explicit = ended
+                    err = SimError(info.exception, info.module, info.name, info.message,
+                                   self.chain() + info.chain[depth:], info.defined_at,
+                                   uncertain)
+                    err.explicit = explicit
+                    raise err
+                if ended[0] == "unknown":
+                    raise SimUnknown(ended[1])
+                return
+            return self.call_in(module, func, passed, known, None)
+        base = len(self.calls)
+        reached = [base, set()]  # the deepest stack a call was tried at, the functions tried
+        self.call_recs.append(reached)
+        marks = self.begin_recording(None)
+        created, ended = self.created, None
+        try:
+            self.call_in(module, func, passed, known, None)
+            ended = ("ok",)
+        except SimError as err:
+            ended = ("error", err.info, len(self.stack), err.uncertain, err.explicit)
+            raise
+        except SimUnknown as why:
+            ended = ("unknown", str(why))
+            raise
+        finally:
+            outcome = (ended, reached[0] - base, base, self._on_stack(reached[1])) \
+                if ended is not None and self.changed_nothing(marks, created) else None
+            self.end_recording(key if outcome else None, marks, outcome, stop)
+            self.call_recs.pop()
+            if self.call_recs:
+                outer = self.call_recs[-1]
+                outer[0] = max(outer[0], reached[0])
+                outer[1] |= reached[1]
+
+    def _on_stack(self, functions) -> tuple:
+        """How often each function (module, epoch, line) is on the call stack now, in all
+        and while as many modules run as now."""
+        depth = len(self.stack)
+        return tuple((f, sum(s[:3] == f for s in self.call_sigs),
+                      sum(s[:3] == f and s[3] == depth for s in self.call_sigs))
+                     for f in sorted(functions))
+
+    def _stands_for(self, outcome) -> bool:
+        """Does a recorded call (how much deeper than its own call its replay tried calls,
+        the stack depth it was made at, the stack counts of what it tried) stand for the
+        same call now?"""
+        deeper, base, counts = outcome
+        now = len(self.calls)
+        if now != base and max(now, base) + deeper >= MAX_CALL_DEPTH:
+            return False
+        return counts == self._on_stack(f for f, _, _ in counts)
 
     def method_of_object(self, args, ev, frame) -> None:
         """`x.method()` of an object `x = Cls()` made earlier: replayed, but its attributes
@@ -333,6 +413,11 @@ class CallReplay:
         return tuple(known)
 
     def call_function(self, module: ModState, func, passed=None, known=()) -> None:
+        if self.call_recs:  # what the limits below read, for memoised_call
+            reached = self.call_recs[-1]
+            if len(self.calls) > reached[0]:
+                reached[0] = len(self.calls)
+            reached[1].add((module.name, module.epoch, func.line))
         # CPython re-enters a running function (a decorator calling back into it); we do too,
         # but only so far: conditions are not evaluated, so recursion would never end.
         if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:
@@ -354,6 +439,7 @@ class CallReplay:
                 return
         self.calls.append(id(func))
         self.recursing.append((id(func), len(self.stack)))
+        self.call_sigs.append((module.name, module.epoch, func.line, len(self.stack)))
         frame = Frame_("function", module, func.local_names, func.global_names)
         if passed is not None:  # parameters left to a literal default have a known value
             n_positional, keywords, objects = passed[:3]
@@ -382,6 +468,7 @@ class CallReplay:
             self.frames.pop()
             self.calls.pop()
             self.recursing.pop()
+            self.call_sigs.pop()
 
     def class_value(self, ev, frame, namespace: dict, after, meta):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
@@ -635,10 +722,10 @@ class CallReplay:
         (a classmethod's to the class, a staticmethod as it is); else opaque (the object's
         own attributes are not followed)."""
         cls = value[1]
-        if any(name == "__getattribute__" for name, _ in cls[4]):
-            return OPAQUE  # every lookup goes through it
         for name, (kind, func) in cls[4]:
             if name == attr and not _shadowed(cls[3], attr):
+                if any(n == "__getattribute__" for n, _ in cls[4]):
+                    return OPAQUE  # every lookup goes through it
                 if kind == "staticmethod":
                     return func if cls[5] is None else (*func, cls[5])
                 return ("bm", *func[1:4], cls if kind == "classmethod" else value, cls[5])

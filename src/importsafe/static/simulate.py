@@ -69,6 +69,12 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.frames: list = []  # the function and class frames running (Mutations)
         self.container_keys: dict = {}  # id(frozen namespace) -> (it, its container keys)
         self.recursing: list[tuple[int, int]] = []  # (function, modules running) per call
+        # per call: (module, epoch, line, modules running), what `calls` and `recursing`
+        # hold, as a memoised call's key holds it (callreplay.memoised_call)
+        self.call_sigs: list[tuple] = []
+        # per memoised call being recorded: [the deepest len(calls) a call was tried at, the
+        # functions tried] (callreplay.memoised_call)
+        self.call_recs: list[list] = []
         # per running ForEach: why its later passes may not run (a `break` under an
         # undecided `if`), or None
         self.loop_breaks: list[str | None] = []

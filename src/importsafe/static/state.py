@@ -414,6 +414,7 @@ class ImportState:
         self.stale: dict[tuple[str, int], ModState] = {}
         self.stale_log: list[tuple[str, int]] = []
         self.clock = 0
+        self.created = 0  # modules made (new_state), for changed_nothing
         self.rec_starts: list[int] = []  # clock at the start of each active recording
         # per active recording: parent -> the children it registered itself (register), so
         # far; a read of the registry depends on the rest only (registered)
@@ -457,6 +458,7 @@ class ImportState:
         epoch = self.epochs.get(info.name, 0)
         self.epochs[info.name] = epoch + 1
         self.clock += 1
+        self.created += 1
         st = ModState(info, status, epoch, self.clock)
         self.modules[info.name] = st
         return st
@@ -663,14 +665,22 @@ class ImportState:
         return st.status if kind == "s" else st.dynamic if kind == "d" else \
             st.wildcard if kind == "w" else st.line if kind == "l" else st.token
 
-    def begin_recording(self, name: str) -> tuple[int, int, int]:
+    def begin_recording(self, name: str | None) -> tuple[int, int, int]:
+        """`name`: the module a recorded import makes; None for a recorded call."""
         self.clock += 1
         self.rec_starts.append(self.clock)
         self.rec_regs.append({})
         self.rec_start = self.clock
         marks = len(self.log), len(self.writes), len(self.stale_log)
-        self.state(name)  # absent: the recording creates it
+        if name is not None:
+            self.state(name)  # absent: the recording creates it
         return marks
+
+    def changed_nothing(self, marks: tuple[int, int, int], created: int) -> bool:
+        """Since begin_recording gave `marks` (`created` modules made then): no write, no
+        module made or gone stale, nothing registered or assumed."""
+        return len(self.writes) == marks[1] and len(self.stale_log) == marks[2] and \
+            self.created == created and not self.rec_regs[-1]
 
     def end_recording(self, name: str | None, marks: tuple[int, int, int], outcome,
                       stop=None) -> None:
