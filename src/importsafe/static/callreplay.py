@@ -3,6 +3,7 @@ known of their arguments, `return`, `raise`. Mixed into the Simulator."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from ..model import Assumption
 from .daskconfig import CONFIG_MODULE, DEFAULTS_FILE
@@ -71,7 +72,7 @@ class CallReplay:
                 body = self.program.function_body(module.name, value[3])
                 known = self._known_arguments(ev.passed, frame)
                 if frame.kind != "class" and not self.shallow and self.making is None and \
-                        self.program.memo is not None:
+                        self.program.memo is not None and self.trace is None:
                     self.memoised_call(module, body, ev.passed, known)
                 else:
                     self.call_in(module, body, ev.passed, known, None)
@@ -138,24 +139,30 @@ class CallReplay:
     def memoised_call(self, module, func, passed, known) -> None:
         """A call of an analysed function, recorded as an import is (state.py): a later call
         with the same arguments, in a state where everything the recorded one read still
-        holds, ends as the recorded one did (returned, or what it raised), without its
-        replay, when the recorded one changed nothing (pandas' test modules each call `pd.to_datetime(...)`, a replay of thousands of calls, most
+        holds, ends as the recorded one did (its writes and imports applied, then returned,
+        or what it raised), without its replay, when what the recorded one did depends on
+        nothing but those reads (context_free) (pandas' test modules each call `pd.to_datetime(...)`, a replay of thousands of calls, most
         of them the same). The calls on the stack decide where replays stop
         (MAX_CALL_DEPTH, MAX_REENTRY, MAX_RECURSION): a recorded call stands only for calls
         whose stack holds each function its replay reached as often, and leaves the replay
         as far from the depth limit, or at the same depth."""
         key = ("\0call", self.lazy_all, module.name, module.epoch, func.name, func.line,
-               passed, known, len(self.stack))
+               passed, known, len(self.stack), len(self.calls))
         try:
             hash(key)
         except TypeError:  # an unhashable literal argument
             return self.call_in(module, func, passed, known, None)
         if not all(v[0] in _PLAIN_KNOWN for _, v in known):
             return self.call_in(module, func, passed, known, None)
+        caller = self.stack[-1] if self.stack else None
+        at = (caller.info.path, caller.line) if caller is not None else None
         hit, stop = self.memo_lookup(key)
         if hit is not None:
-            if self._stands_for(hit[4][1:]):
-                ended = self.replay(hit)[0]
+            if self._stands_for(hit[4][1:4]):
+                was = hit[4][4]  # an assumption made at the caller's line is made at this one
+                ended = self.replay(hit, None if was == at else (
+                    lambda a: replace(a, file=at[0], line=at[1]) if (a.file, a.line) == was
+                    else a))[0]
                 if ended[0] == "error":
                     _, info, depth, uncertain, explicit = ended
                     err = SimError(info.exception, info.module, info.name, info.message,
@@ -170,8 +177,9 @@ class CallReplay:
         base = len(self.calls)
         reached = [base, set()]  # the deepest stack a call was tried at, the functions tried
         self.call_recs.append(reached)
+        running = frozenset(st.name for st in self.stack)
         marks = self.begin_recording(None)
-        created, ended = self.created, None
+        ended = None
         try:
             self.call_in(module, func, passed, known, None)
             ended = ("ok",)
@@ -182,8 +190,8 @@ class CallReplay:
             ended = ("unknown", str(why))
             raise
         finally:
-            outcome = (ended, reached[0] - base, base, self._on_stack(reached[1])) \
-                if ended is not None and self.changed_nothing(marks, created) else None
+            outcome = (ended, reached[0] - base, base, self._on_stack(reached[1]), at) \
+                if ended is not None and self.context_free(marks, running) else None
             self.end_recording(key if outcome else None, marks, outcome, stop)
             self.call_recs.pop()
             if self.call_recs:

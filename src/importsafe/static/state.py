@@ -414,7 +414,6 @@ class ImportState:
         self.stale: dict[tuple[str, int], ModState] = {}
         self.stale_log: list[tuple[str, int]] = []
         self.clock = 0
-        self.created = 0  # modules made (new_state), for changed_nothing
         self.rec_starts: list[int] = []  # clock at the start of each active recording
         # per active recording: parent -> the children it registered itself (register), so
         # far; a read of the registry depends on the rest only (registered)
@@ -458,7 +457,6 @@ class ImportState:
         epoch = self.epochs.get(info.name, 0)
         self.epochs[info.name] = epoch + 1
         self.clock += 1
-        self.created += 1
         st = ModState(info, status, epoch, self.clock)
         self.modules[info.name] = st
         return st
@@ -676,11 +674,13 @@ class ImportState:
             self.state(name)  # absent: the recording creates it
         return marks
 
-    def changed_nothing(self, marks: tuple[int, int, int], created: int) -> bool:
-        """Since begin_recording gave `marks` (`created` modules made then): no write, no
-        module made or gone stale, nothing registered or assumed."""
-        return len(self.writes) == marks[1] and len(self.stale_log) == marks[2] and \
-            self.created == created and not self.rec_regs[-1]
+    def context_free(self, marks: tuple[int, int, int], running: frozenset) -> bool:
+        """Since begin_recording gave `marks`: no write to a module of `running`, and no
+        assumption about one (what a call writes there may be its caller's: a module
+        replacing "the module that called it"; whether a name of a running module is taken
+        as bound depends on which one runs the call)."""
+        return not any(w[0] in running or w[0] == ASSUMED and w[3].module in running
+                       for w in self.writes[marks[1]:])
 
     def end_recording(self, name: str | None, marks: tuple[int, int, int], outcome,
                       stop=None) -> None:
@@ -721,7 +721,9 @@ class ImportState:
         return [(key, value - own[key[1]]) if key[0] == "g" and key[1] in own
                 else (key, value) for key, value in reads]
 
-    def replay(self, variant) -> tuple:
+    def replay(self, variant, moved=None) -> tuple:
+        """Apply a recorded variant; how it ended. `moved(assumption)`: where a recorded
+        assumption is made now (a memoised call's, made at its caller's line)."""
         deps, writes, made, stale, outcome = variant
         if id(variant) in self.recorded:
             # recorded by this run: its containers are this run's, but the dependencies
@@ -734,7 +736,7 @@ class ImportState:
             if name == REGISTRY:
                 self.register(key, value)
             elif name == ASSUMED:
-                self.assume(value)
+                self.assume(value if moved is None else moved(value))
             else:
                 st = self.modules[name]
                 if st.__class__ is tuple:
