@@ -147,6 +147,28 @@ def test_memo_replays_exactly_in_every_mode(seed, tmp_path):
         [result_dict(r) for r in without.results]
 
 
+@pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
+def test_memo_replays_exactly_on_every_fixture(case):
+    """So too on every fixture: recorded calls (callreplay.memoised_call) of functions,
+    methods, constructors and decorators, and the assumptions they make. (The message of an
+    AttributeError on a submodule being loaded is left out: which submodules are loading is
+    not part of a recording, lazy_helpers_jax's `jl.cyc`.)"""
+    modes = ("normal", "bare", "lazy")
+    paths, target = case_paths(case), case_target(case)
+    with_memo = importsafe.check(paths, modes=modes, jobs=1, target_version=target,
+                                 env=case_env(case))
+    without = importsafe.check(paths, modes=modes, jobs=1, memo=False, target_version=target,
+                               env=case_env(case))
+
+    def seen(report):
+        out = [result_dict(r) for r in report.results]
+        for d in out:
+            if d.get("error"):
+                d["error"].pop("message")
+        return out
+    assert seen(with_memo) == seen(without)
+
+
 @pytest.mark.parametrize("case", [c for c in case_dirs() if case_python(c) == sys.executable],
                          ids=lambda p: p.name)
 def test_static_lazy_mode_agrees_with_the_emulation_on_every_fixture(case):
