@@ -731,7 +731,12 @@ def _skimmed_facts(source: bytes, name: str, path: str, is_package: bool,
     """Facts with stub functions from the source with its function bodies cut (skim.py), or
     None when nothing was cut or a cut does not show as made: the caller parses it all."""
     # the bodies of `__init__` methods stay: a call of the class at import time runs them
-    inits = frozenset(source.count(b"\n", 0, m.start()) + 1 for m in _INIT_DEF.finditer(source))
+    inits, line, at = set(), 1, 0
+    for m in _INIT_DEF.finditer(source):  # (counted on from the last match, not from 0)
+        line += source.count(b"\n", at, m.start())
+        at = m.start()
+        inits.add(line)
+    inits = frozenset(inits)
     skimmed = _skeleton(source, path, inits)
     if skimmed is None:
         return None
