@@ -175,7 +175,7 @@ class CallReplay:
                 return
             return self.call_in(module, func, passed, known, None)
         base = len(self.calls)
-        reached = [base, set()]  # the deepest stack a call was tried at, the functions tried
+        reached = [base, set()]  # the deepest stack a call started on, the functions called
         self.call_recs.append(reached)
         running = frozenset(st.name for st in self.stack)
         marks = self.begin_recording(None)

@@ -72,8 +72,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         # per call: (module, epoch, line, modules running), what `calls` and `recursing`
         # hold, as a memoised call's key holds it (callreplay.memoised_call)
         self.call_sigs: list[tuple] = []
-        # per memoised call being recorded: [the deepest len(calls) a call was tried at, the
-        # functions tried] (callreplay.memoised_call)
+        # per memoised call being recorded: [the deepest len(calls) a call started on, the
+        # functions called] (callreplay.memoised_call)
         self.call_recs: list[list] = []
         # per running ForEach: why its later passes may not run (a `break` under an
         # undecided `if`), or None
