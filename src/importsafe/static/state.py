@@ -725,9 +725,10 @@ class ImportState:
         """Apply a recorded variant; how it ended. `moved(assumption)`: where a recorded
         assumption is made now (a memoised call's, made at its caller's line)."""
         deps, writes, made, stale, outcome = variant
-        if id(variant) in self.recorded:
+        if id(variant) in self.recorded and (writes or made or stale):
             # recorded by this run: its containers are this run's, but the dependencies
             # matched by equality, so equal ones made since may be the objects it holds
+            # (a variant that puts nothing into the state, most recorded calls, holds none)
             self.distinct.clear()
         if self.rec_starts:
             self.log.extend(self._outer_reads(deps))
