@@ -1,8 +1,0 @@
-from .fields import Caught
-
-try:
-    class Model:
-        f = Caught()
-except ImportError:
-    pass
-CAUGHT = 1

@@ -1,1 +1,0 @@
-from .caught import CAUGHT

@@ -1,8 +1,0 @@
-from .fields import Field
-
-
-class Model:
-    f = Field()
-
-
-DESC = 1

@@ -1,1 +1,0 @@
-from .desc import DESC

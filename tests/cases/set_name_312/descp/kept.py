@@ -1,8 +1,0 @@
-from .fields import SHARED
-
-
-class Model:
-    s = SHARED
-
-
-KEPT = 1

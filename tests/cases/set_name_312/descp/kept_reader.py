@@ -1,1 +1,0 @@
-from .kept import KEPT

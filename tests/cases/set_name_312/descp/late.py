@@ -1,7 +1,0 @@
-from .fields import Late
-
-LATE = 1
-
-
-class Model:
-    f = Late()

@@ -1,1 +1,0 @@
-from .late import LATE

@@ -1,6 +1,0 @@
-from .fields import Quiet
-
-
-class Model:
-    f = Quiet()
-    g = Quiet()
