@@ -138,14 +138,14 @@ class CallReplay:
 
     def memoised_call(self, module, func, passed, known) -> None:
         """A call of an analysed function, recorded as an import is (state.py): a later call
-        with the same arguments, in a state where everything the recorded one read still
-        holds, ends as the recorded one did (its writes and imports applied, then returned,
-        or what it raised), without its replay, when what the recorded one did depends on
-        nothing but those reads (context_free) (pandas' test modules each call `pd.to_datetime(...)`, a replay of thousands of calls, most
-        of them the same). The calls on the stack decide where replays stop
-        (MAX_CALL_DEPTH, MAX_REENTRY, MAX_RECURSION): a recorded call stands only for calls
-        whose stack holds each function its replay reached as often, and leaves the replay
-        as far from the depth limit, or at the same depth."""
+        at the same call depth with the same arguments, in a state where everything the
+        recorded one read still holds, ends as the recorded one did (its writes and imports
+        applied, then returned, or what it raised) without a replay, when what the recorded
+        one did depends on nothing but those reads (ImportState.context_free). pandas' test
+        modules each call `pd.to_datetime(...)`, thousands of nested replays, most of them
+        the same. The stack decides where replays stop (MAX_REENTRY, MAX_RECURSION): a
+        recording stands only for calls whose stack holds each function its replay reached
+        as often (_on_stack)."""
         key = ("\0call", self.lazy_all, module.name, module.epoch, func.name, func.line,
                passed, known, len(self.stack), len(self.calls))
         try:
@@ -158,24 +158,20 @@ class CallReplay:
         at = (caller.info.path, caller.line) if caller is not None else None
         hit, stop = self.memo_lookup(key)
         if hit is not None:
-            if self._stands_for(hit[4][1:4]):
-                was = hit[4][4]  # an assumption made at the caller's line is made at this one
-                ended = self.replay(hit, None if was == at else (
-                    lambda a: replace(a, file=at[0], line=at[1]) if (a.file, a.line) == was
-                    else a))[0]
-                if ended[0] == "error":
-                    _, info, depth, uncertain, explicit = ended
-                    err = SimError(info.exception, info.module, info.name, info.message,
-                                   self.chain() + info.chain[depth:], info.defined_at,
-                                   uncertain)
-                    err.explicit = explicit
-                    raise err
-                if ended[0] == "unknown":
-                    raise SimUnknown(ended[1])
-                return
-            return self.call_in(module, func, passed, known, None)
-        base = len(self.calls)
-        reached = [base, set()]  # the deepest stack a call started on, the functions called
+            ended, counts, was = hit[4]
+            if counts != self._on_stack(f for f, _, _ in counts):
+                return self.call_in(module, func, passed, known, None)
+            # an assumption made at the recorded caller's line is made at this one's
+            self.replay(hit, None if was == at else (
+                lambda a: replace(a, file=at[0], line=at[1]) if (a.file, a.line) == was
+                else a))
+            try:
+                self._replayed(ended[:4])
+            except SimError as err:
+                err.explicit = ended[4]
+                raise
+            return
+        reached: set = set()  # the functions its replay calls
         self.call_recs.append(reached)
         running = frozenset(st.name for st in self.stack)
         marks = self.begin_recording(None)
@@ -190,14 +186,12 @@ class CallReplay:
             ended = ("unknown", str(why))
             raise
         finally:
-            outcome = (ended, reached[0] - base, base, self._on_stack(reached[1]), at) \
+            outcome = (ended, self._on_stack(reached), at) \
                 if ended is not None and self.context_free(marks, running) else None
             self.end_recording(key if outcome else None, marks, outcome, stop)
             self.call_recs.pop()
             if self.call_recs:
-                outer = self.call_recs[-1]
-                outer[0] = max(outer[0], reached[0])
-                outer[1] |= reached[1]
+                self.call_recs[-1] |= reached
 
     def _on_stack(self, functions) -> tuple:
         """How often each function (module, epoch, line) is on the call stack now, in all
@@ -206,16 +200,6 @@ class CallReplay:
         return tuple((f, sum(s[:3] == f for s in self.call_sigs),
                       sum(s[:3] == f and s[3] == depth for s in self.call_sigs))
                      for f in sorted(functions))
-
-    def _stands_for(self, outcome) -> bool:
-        """Does a recorded call (how much deeper than its own call its replay tried calls,
-        the stack depth it was made at, the stack counts of what it tried) stand for the
-        same call now?"""
-        deeper, base, counts = outcome
-        now = len(self.calls)
-        if now != base and max(now, base) + deeper >= MAX_CALL_DEPTH:
-            return False
-        return counts == self._on_stack(f for f, _, _ in counts)
 
     def method_of_object(self, args, ev, frame) -> None:
         """`x.method()` of an object `x = Cls()` made earlier: replayed, but its attributes
@@ -421,11 +405,8 @@ class CallReplay:
         return tuple(known)
 
     def call_function(self, module: ModState, func, passed=None, known=()) -> None:
-        if self.call_recs:  # what the limits below read, for memoised_call
-            reached = self.call_recs[-1]
-            if len(self.calls) > reached[0]:
-                reached[0] = len(self.calls)
-            reached[1].add((module.name, module.epoch, func.line))
+        if self.call_recs:  # whose stack counts the limits below read, for memoised_call
+            self.call_recs[-1].add((module.name, module.epoch, func.line))
         # CPython re-enters a running function (a decorator calling back into it); we do too,
         # but only so far: conditions are not evaluated, so recursion would never end.
         if self.calls.count(id(func)) >= MAX_REENTRY or len(self.calls) >= MAX_CALL_DEPTH:

@@ -72,9 +72,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         # per call: (module, epoch, line, modules running), what `calls` and `recursing`
         # hold, as a memoised call's key holds it (callreplay.memoised_call)
         self.call_sigs: list[tuple] = []
-        # per memoised call being recorded: [the deepest len(calls) a call started on, the
-        # functions called] (callreplay.memoised_call)
-        self.call_recs: list[list] = []
+        # per memoised call being recorded: the functions its replay calls
+        # (callreplay.memoised_call)
+        self.call_recs: list[set] = []
         # per running ForEach: why its later passes may not run (a `break` under an
         # undecided `if`), or None
         self.loop_breaks: list[str | None] = []
