@@ -986,13 +986,18 @@ def _raises(body, exception: str) -> bool:
     return False
 
 
-def _set_by_init(init) -> frozenset[str]:
-    """The attributes an `__init__` sets on its object unconditionally (`self.x = ...`)."""
+def _init_self(init) -> tuple:
+    """(an `__init__`'s body, the name of its object parameter), or ((), None)."""
     func = init[3] if init.__class__ is tuple else init
     body = getattr(func, "body", None)
     if not body or not func.positional:
-        return frozenset()
-    me = func.positional[0]
+        return (), None
+    return body, func.positional[0]
+
+
+def _set_by_init(init) -> frozenset[str]:
+    """The attributes an `__init__` sets on its object unconditionally (`self.x = ...`)."""
+    body, me = _init_self(init)
     return frozenset(ev.attrs[0] for ev in body
                      if ev.__class__ is SetAttr and ev.name == me and len(ev.attrs) == 1)
 
@@ -1000,11 +1005,7 @@ def _set_by_init(init) -> frozenset[str]:
 def _shadowed(init, attr: str) -> bool:
     """Does the `__init__` set `self.attr` anywhere in its body (an instance attribute that
     hides the class's function of that name)?"""
-    func = init[3] if init.__class__ is tuple else init
-    body = getattr(func, "body", None)
-    if not body or not func.positional:
-        return False
-    me = func.positional[0]
+    body, me = _init_self(init)
     return any(ev.__class__ is SetAttr and ev.name == me and ev.attrs[0] == attr
                for ev in walk(body))
 
