@@ -181,6 +181,20 @@ def test_edge_sources_are_predicted_as_cpython_raises(tmp_path):
                           "ep.braces": "SyntaxError"}
 
 
+def test_a_deep_source_is_judged_by_a_first_import_s_recursion_limit(tmp_path):
+    # the parser's depth limit scales with the recursion limit: a caller's raised limit
+    # (api.deep_recursion, pytest plugins) must not let through what CPython's import refuses
+    pkg = write(tmp_path, {"ep/__init__.py": "", "ep/deepattr.py": EDGES["ep/deepattr.py"]})
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20000)
+    try:
+        report = api.check([str(pkg / "ep")])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert {(r.entry, r.outcome, r.error and r.error.exception) for r in report.results} == \
+        {("ep", "ok", None), ("ep.deepattr", "error", "RecursionError")}
+
+
 def test_a_deep_module_needing_the_fallback_parser_costs_only_itself(tmp_path):
     files = {**GOOD, "hp/deep.py": "type X = int\nx = len" + ".b" * 7000 + "\n",
              "hp/newer.py": "type Y = int\nfrom hp import b\n"}

@@ -19,6 +19,7 @@ from .events import (
 from .exprs import attr_chain, expr_events, passed_arguments
 from .helpers import TRANSPARENT_DECORATORS, caching_getattr
 from .lower import lower, lower_lazy, may_have_lazy
+from .problems import import_budget
 from .prune import prune_reads, rebinding_globals
 from .purefn import compile_expr, compile_function
 from .skim import cuts_hold, masked, skim
@@ -756,7 +757,8 @@ def _skeleton(source: bytes, path: str, keep: frozenset[int] = frozenset()
     if skimmed is None:
         return None
     try:
-        tree = ast.parse(skimmed[0], filename=path)
+        with import_budget():
+            tree = ast.parse(skimmed[0], filename=path)
     except (SyntaxError, ValueError, RecursionError):
         return None
     if skimmed[2] and not _future_annotations(tree):
@@ -770,19 +772,22 @@ def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
     lazy_lines: frozenset[int] = frozenset()
     type_params: dict[int, frozenset[str]] = {}
     text = source  # what was parsed
-    early = lower_lazy(source) if may_have_lazy(source) else None
     try:
-        if early is not None:
-            text, lazy_lines, tree = early
-        else:
-            tree = ast.parse(source, filename=path)
+        with import_budget():
+            early = lower_lazy(source) if may_have_lazy(source) else None
+            if early is not None:
+                text, lazy_lines, tree = early
+            else:
+                tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
-        lowered = lower(source)  # syntax of a newer Python? (PEP 695, PEP 810, ...)
+        with import_budget():
+            lowered = lower(source)  # syntax of a newer Python? (PEP 695, PEP 810, ...)
         try:
             if lowered is None:
                 raise exc
             text, lazy_lines, type_params, tree = lowered
-            tree = tree or ast.parse(text, filename=path)
+            with import_budget():
+                tree = tree or ast.parse(text, filename=path)
         except SyntaxError:
             problem = FileProblem("IS001", exc.lineno or 1, f"cannot parse: {exc.msg}")
             return ModuleFacts(name, path, is_package, (), problem=problem)

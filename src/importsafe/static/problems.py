@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import __future__
 import re
+import sys
+from contextlib import contextmanager
 from dataclasses import replace
 
 from .events import PROCESS_EXIT, Call, FileProblem, If, Import, ImportFrom, ModuleFacts, Raise
@@ -49,10 +51,30 @@ def complete(facts: ModuleFacts, source: bytes | str) -> ModuleFacts:
     return facts
 
 
+# CPython's default recursion limit: a first import compiles its module under it
+DEFAULT_RECURSION_LIMIT = 1000
+
+
+@contextmanager
+def import_budget():
+    """The recursion budget a first import's compile has (the parser and the compiler scale
+    their depth limits by it), whatever limit the caller raised (api.deep_recursion)."""
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + DEFAULT_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def compile_error(source: bytes | str) -> str:
     """The class name of the exception compiling `source` raises (SyntaxError if none)."""
     try:
-        compile(source, "<module>", "exec", dont_inherit=True)
+        with import_budget():
+            compile(source, "<module>", "exec", dont_inherit=True)
     except BaseException as exc:  # noqa: B902 - which one is the answer
         name = type(exc).__name__
         return name if name in _EXCEPTIONS else "SyntaxError"
