@@ -123,10 +123,13 @@ class CallReplay:
                 obj = ("inst", value)
                 args = (module, func, _with_self(ev.passed), (*_shifted(known), (0, obj)),
                         _after_definer(obj, func, True), obj)
+                memo = frame.kind != "class" and not self.shallow and \
+                    self.making is None and self.program.memo is not None and \
+                    self.trace is None
                 if _all_known(ev.passed, known) or self.imports_in(func):
-                    self.run_init(*args)
+                    self.construct(args, memo)
                 else:
-                    self.tentative_init(args)
+                    self.tentative_init(args, memo)
         elif value[0] == "c" and value[7] is not None:
             # a class its analysed metaclass makes: the metaclass's `__call__`, where it
             # defines one (type.__call__'s __new__ and __init__ of the class are not followed)
@@ -136,7 +139,7 @@ class CallReplay:
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
 
-    def memoised_call(self, module, func, passed, known) -> None:
+    def memoised_call(self, module, func, passed, known, init=None) -> None:
         """A call of an analysed function, recorded as an import is (state.py): a later call
         at the same call depth with the same arguments, in a state where everything the
         recorded one read still holds, ends as the recorded one did (its writes and imports
@@ -145,25 +148,34 @@ class CallReplay:
         modules each call `pd.to_datetime(...)`, thousands of nested replays, most of them
         the same. The stack decides where replays stop (MAX_REENTRY, MAX_RECURSION): a
         recording stands only for calls whose stack holds each function its replay reached
-        as often (_on_stack)."""
+        as often (_on_stack). `init`: run_init's arguments, for a constructor's `__init__`
+        (its object, an instance of a class value, is in `known`, compared by value)."""
+        def run():
+            if init is None:
+                self.call_in(module, func, passed, known, None)
+            else:
+                self.run_init(*init)
         key = ("\0call", self.lazy_all, module.name, module.epoch, func.name, func.line,
-               passed, known, len(self.stack), len(self.calls))
+               passed, known, len(self.stack), len(self.calls), init is None)
         try:
             hash(key)
         except TypeError:  # an unhashable literal argument
-            return self.call_in(module, func, passed, known, None)
-        if not all(v[0] in _PLAIN_KNOWN for _, v in known):
-            return self.call_in(module, func, passed, known, None)
+            return run()
+        if not all(v[0] in _PLAIN_KNOWN or init is not None and v is init[5]
+                   for _, v in known):
+            return run()
         caller = self.stack[-1] if self.stack else None
-        at = (caller.info.path, caller.line) if caller is not None else None
+        at = (caller.info.path, caller.line, caller.name) if caller is not None else None
         hit, stop = self.memo_lookup(key)
         if hit is not None:
             ended, counts, was = hit[4]
             if counts != self._on_stack(f for f, _, _ in counts):
-                return self.call_in(module, func, passed, known, None)
-            # an assumption made at the recorded caller's line is made at this one's
+                return run()
+            # an assumption made at the recorded caller's line is made at this one's (and
+            # one that names the recorded caller as where it was made names this one)
             self.replay(hit, None if was == at else (
-                lambda a: replace(a, file=at[0], line=at[1]) if (a.file, a.line) == was
+                lambda a: replace(a, module=at[2] if a.module == was[2] else a.module,
+                                  file=at[0], line=at[1]) if (a.file, a.line) == was[:2]
                 else a))
             try:
                 self._replayed(ended[:4])
@@ -177,7 +189,7 @@ class CallReplay:
         marks = self.begin_recording(None)
         ended = None
         try:
-            self.call_in(module, func, passed, known, None)
+            run()
             ended = ("ok",)
         except SimError as err:
             ended = ("error", err.info, len(self.stack), err.uncertain, err.explicit)
@@ -259,12 +271,19 @@ class CallReplay:
         finally:
             self.shallow -= 1
 
-    def tentative_init(self, args) -> None:
+    def construct(self, args, memo: bool) -> None:
+        """run_init, through the call memo where `memo` says the caller's state allows it."""
+        if memo:
+            self.memoised_call(args[0], args[1], args[2], args[3], args)
+        else:
+            self.run_init(*args)
+
+    def tentative_init(self, args, memo: bool = False) -> None:
         """An `__init__` that does not import, over arguments not known: a failure it is
         certain to raise (a read every path makes) is the call's; what depends on the
         arguments is not followed, as before the call was replayed at all."""
         try:
-            self.run_init(*args)
+            self.construct(args, memo)
         except SimUnknown:
             pass
         except SimError as err:

@@ -299,30 +299,32 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             chain = attr_chain(dec)
             if chain is not None:
                 out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
-        init = self._own_init(node)
-        plain = init is None and _plain_class(node)
-        inherits = self._inherits(node)
+        stores = _stores(node)
+        init = self._own_init(node, stores)
+        plain = init is None and _plain_class(node, stores)
+        bound = self._bound(node) if self.parent is None else None
+        inherits = self._inherits(node, bound)
         meta = next((k.value for k in node.keywords if k.arg == "metaclass"), None)
         out.append(ClassBody(node.lineno, node.name, body, init,
                              tuple(attr_chain(b) for b in node.bases),
-                             self._methods(node) if self.parent is None else (),
+                             self._methods(node, stores) if self.parent is None else (),
                              self._hidden(node) if self.parent is None else 0, plain,
                              inherits,
                              None if meta is None else attr_chain(meta) or "?",
                              passed_arguments(ast.Call(node, [], [
                                  k for k in node.keywords if k.arg != "metaclass"])),
-                             self._bound(node) if self.parent is None else None))
+                             bound))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
 
-    def _methods(self, node) -> tuple[tuple[str, str, int], ...]:
+    def _methods(self, node, stores) -> tuple[tuple[str, str, int], ...]:
         """(name, kind, line) of the class's own functions that `Cls.name` finds: a def bound
         once in the body, plain, `@classmethod` or `@staticmethod`, whose attribute of that
         name no `X.name =` or `setattr` of the module's text may rebind (a class decorator
         that may replace the class: ClassBody.hidden)."""
         count: dict[str, int] = {}
         found = []
-        for stmt in node.body:
+        for stmt, walked in zip(node.body, stores):
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 decs = [d.id for d in stmt.decorator_list if isinstance(d, ast.Name)]
                 if len(decs) == len(stmt.decorator_list) <= 1 and \
@@ -332,10 +334,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             elif isinstance(stmt, ast.Expr):
                 continue
             else:
-                names = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
-                         and not isinstance(n.ctx, ast.Load)]
-                if isinstance(stmt, ast.ClassDef):
-                    names.append(stmt.name)
+                names = [*walked, stmt.name] if isinstance(stmt, ast.ClassDef) else walked
             for name in names:
                 count[name] = count.get(name, 0) + 1
         if not found:
@@ -368,14 +367,14 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 stack.extend(ast.iter_child_nodes(stmt))
         return tuple(sorted(bound - written)), tuple(sorted(written))
 
-    def _inherits(self, node) -> tuple | None:
+    def _inherits(self, node, bound) -> tuple | None:
         """ClassBody.inherits: the names its body binds and the attribute names the module's
         text may assign, when the class has one base (an attribute chain), no metaclass, and
         the text rebinds no attribute of it (or of `cls`) through setattr; else None."""
         if self.parent is not None or len(node.bases) != 1 or _metaclass(node) or \
                 attr_chain(node.bases[0]) is None:
             return None
-        bound = self._bound(node)  # (the simulator's class namespace lacks bindings pruned)
+        # `bound`: _bound's (the simulator's class namespace lacks bindings pruned)
         return None if bound is None else tuple(sorted((*bound[0], *bound[1])))
 
     def _hidden(self, node) -> int:
@@ -404,11 +403,13 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             if text is None:
                 self._written = (frozenset(), frozenset(("cls", *self.bindings)))
             else:
+                # (the word first: a pattern opening with \b is tried at every offset)
                 self._written = (frozenset(_ATTRIBUTE_WRITE.findall(text)),
-                                 frozenset(_SETATTR.findall(text)))
+                                 frozenset(_SETATTR.findall(text)) if "setattr" in text
+                                 else frozenset())
         return self._written
 
-    def _own_init(self, node) -> FunctionFacts | None:
+    def _own_init(self, node, stores) -> FunctionFacts | None:
         """The facts of the class's own `__init__`, when a call of the class runs just it:
         no decorator, metaclass or `__new__`, bases that are attribute chains, one
         undecorated def of `__init__` in the body and no other binding of it."""
@@ -416,11 +417,10 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 any(attr_chain(b) is None for b in node.bases):
             return None
         found = None
-        for stmt in node.body:
+        for stmt, walked in zip(node.body, stores):
             names = [stmt.name] if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                      ast.ClassDef)) else \
-                [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and
-                 not isinstance(n.ctx, ast.Load)] if not isinstance(stmt, ast.Expr) else []
+                walked if not isinstance(stmt, ast.Expr) else []
             if "__new__" in names or "__init__" in names and (
                     found is not None or not isinstance(stmt, ast.FunctionDef)):
                 return None
@@ -465,20 +465,30 @@ def _metaclass(node: ast.ClassDef) -> bool:
     return any(k.arg is None or k.arg == "metaclass" for k in node.keywords)
 
 
-def _plain_class(node: ast.ClassDef) -> bool:
+def _stores(node: ast.ClassDef) -> list[list[str]]:
+    """For each statement of the class body, the names its Name nodes store or delete, at
+    any depth (a superset of what it binds in the class namespace), found in one walk; none
+    for a def or an expression statement, which no reader walks."""
+    return [[] if stmt.__class__ in _UNWALKED else
+            [n.id for n in ast.walk(stmt) if n.__class__ is ast.Name and
+             n.ctx.__class__ is not ast.Load] for stmt in node.body]
+
+
+_UNWALKED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Expr)
+
+
+def _plain_class(node: ast.ClassDef, stores) -> bool:
     """Does a call of the class run just what a call of its bases runs: no decorator or
     metaclass, bases that are attribute chains, and no binding of `__init__` or
     `__new__` in its body?"""
     if node.decorator_list or _metaclass(node) or \
             any(attr_chain(b) is None for b in node.bases):
         return False
-    for stmt in node.body:
+    for stmt, walked in zip(node.body, stores):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if stmt.name in ("__init__", "__new__"):
                 return False
-        elif not isinstance(stmt, ast.Expr) and any(
-                isinstance(n, ast.Name) and n.id in ("__init__", "__new__") and
-                not isinstance(n.ctx, ast.Load) for n in ast.walk(stmt)):
+        elif not isinstance(stmt, ast.Expr) and ("__init__" in walked or "__new__" in walked):
             return False
     return True
 

@@ -676,11 +676,12 @@ class ImportState:
 
     def context_free(self, marks: tuple[int, int, int], running: frozenset) -> bool:
         """Since begin_recording gave `marks`: no write to a module of `running`, and no
-        assumption about one (what a call writes there may be its caller's: a module
-        replacing "the module that called it"; whether a name of a running module is taken
-        as bound depends on which one runs the call)."""
-        return not any(w[0] in running or w[0] == ASSUMED and w[3].module in running
-                       for w in self.writes[marks[1]:])
+        ordinary-order assumption about one (what a call writes there may be its caller's: a
+        module replacing "the module that called it"; whether a name of a running module is
+        taken as bound depends on which one runs the call). The other kinds name a running
+        module only as where the caller's line is, which a replay moves (memoised_call)."""
+        return not any(w[0] in running or w[0] == ASSUMED and w[3].kind == "order" and
+                       w[3].module in running for w in self.writes[marks[1]:])
 
     def end_recording(self, name: str | None, marks: tuple[int, int, int], outcome,
                       stop=None) -> None:
