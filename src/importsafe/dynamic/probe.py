@@ -163,12 +163,18 @@ def install_lazy(real_roots, global_mode, lazy_modules=True):
     """Load lazyemu.py by path (importsafe itself is not importable here) and install the PEP
     810 emulation for the package (global_mode "all" or "normal"). Runs before sys.path gets
     the roots: nothing the emulation imports can come from the package."""
+    load_lazy().install(real_roots, global_mode, lazy_modules)
+
+
+def load_lazy():
+    """The emulation module, loaded once (a parent that loads it before forking spares each
+    child the load: only stdlib modules come with it)."""
     if not _lazyemu:
         spec = importlib.util.spec_from_file_location(LAZYEMU_NAME, LAZYEMU)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         _lazyemu.append(module)
-    _lazyemu[0].install(real_roots, global_mode, lazy_modules)
+    return _lazyemu[0]
 
 
 def lazy_plan(mode, lazy_syntax):
@@ -180,6 +186,10 @@ def lazy_plan(mode, lazy_syntax):
     if lazy_syntax and sys.version_info < (3, 15):
         return "normal"
     return None
+
+
+def _emulated(mode, lazy_syntax):
+    return lazy_plan(mode, lazy_syntax) in ("all", "normal")
 
 
 _LAZY_SYNTAX = re.compile(rb"^[ \t]*lazy[ \t]+(?:import|from)\b|__lazy_modules__", re.M)
@@ -1125,8 +1135,14 @@ def main(argv):
         if lazy_syntax is None:
             lazy_syntax = uses_lazy_syntax(roots, {e.partition(".")[0] for e, _ in request["jobs"]})
         lazy_modules = request.get("lazy_modules", True)
-        for entry, mode in request["jobs"]:
-            if request.get("fork", True) and hasattr(os, "fork"):
+        fork = request.get("fork", True) and hasattr(os, "fork")
+        # the jobs that run emulated come last, the emulation loaded before their forks: the
+        # others never see the stdlib modules it brings (results stream in this order)
+        jobs = sorted(request["jobs"], key=lambda job: _emulated(job[1], lazy_syntax))
+        for entry, mode in jobs:
+            if fork and _emulated(mode, lazy_syntax):
+                load_lazy()
+            if fork:
                 result = run_forked(roots, entry, mode, request.get("timeout", 0), lazy_syntax,
                                     lazy_modules)
             else:
