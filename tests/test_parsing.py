@@ -56,3 +56,14 @@ def test_a_return_that_ends_a_function_body_is_left_out():
     assert [ev.__class__ for ev in g.body] == [Use, If, Import, Use, Exit]  # x, ..., ValueError
     assert g.body[-1].exception == "ValueError"
     assert g.body[1].body[-1].__class__ is Exit
+
+
+def test_text_scans_find_words_only_where_they_start():
+    from importsafe.static.facts import declared_global, indented_imports
+    source = ("def f():\n    myglobal = 1\n    global a, b\n\nxglobal c, global d\n"
+              "def g():\n    nonlocal_ = 2\n    nonlocal e\n")
+    assert declared_global(source) == {"a", "b", "d", "e"}
+    assert indented_imports("import os\nif x:\n    import json, re as r\n"
+                            "def f():\n\tfrom . import sib\n", "pkg.mod", False) >= \
+        {"json", "re", "pkg.*"}
+    assert "os" not in indented_imports("import os\n", "pkg.mod", False)

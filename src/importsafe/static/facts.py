@@ -536,7 +536,8 @@ def _assigned_before(stmts, index: int, name: str) -> str | None:
     return None
 
 
-_DECLARED = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w, \t]|\\\n)+)")
+# (no \b in front: a pattern opening with one is tried at every offset; _declared checks it)
+_DECLARED = re.compile(r"(?:global|nonlocal)[ \t]+((?:[\w, \t]|\\\n)+)")
 
 
 def declared_global(source: bytes | str) -> frozenset[str]:
@@ -544,8 +545,21 @@ def declared_global(source: bytes | str) -> frozenset[str]:
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "global" not in text and "nonlocal" not in text:
         return frozenset()
-    return frozenset(name for found in _DECLARED.findall(text)
+    return frozenset(name for found in _declared(text)
                      for name in re.split(r"[\s,\\]+", found) if name.isidentifier())
+
+
+def _declared(text: str) -> list[str]:
+    """_DECLARED's findall with a word boundary before the keyword."""
+    out, pos = [], 0
+    while (m := _DECLARED.search(text, pos)) is not None:
+        before = text[m.start() - 1] if m.start() else " "
+        if before.isalnum() or before == "_":
+            pos = m.start() + 1
+            continue
+        out.append(m.group(1))
+        pos = m.end()
+    return out
 
 
 def extract(tree: ast.Module, name: str, path: str, is_package: bool,
@@ -731,7 +745,8 @@ def _mentions_listing(source: bytes | str) -> bool:
     return any(word in data for word in LISTING_WORDS)
 
 
-_ATTRIBUTE_WRITE = re.compile(r"\.[ \t]*(\w+)[ \t]*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
+# possessive: backing off a name never lets an `=` match, and tries cost time at every dot
+_ATTRIBUTE_WRITE = re.compile(r"\.[ \t]*+(\w++)[ \t]*+(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
 _SETATTR = re.compile(r"\bsetattr[ \t]*\([ \t]*(\w+)")
 _INIT_DEF = re.compile(rb"^[ \t]+def[ \t]+__init__[ \t]*\(", re.M)
 
@@ -814,8 +829,9 @@ def _parsed_facts(source: bytes | str, name: str, path: str, is_package: bool,
     return facts
 
 
+# searched in "\n" + the text: a literal first character is found fast, `^` under re.M is not
 _INDENTED_IMPORT = re.compile(
-    r"^[ \t]+(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w. \t,]+))", re.M)
+    r"\n[ \t]++(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w. \t,]+))")
 
 
 def indented_imports(source: bytes | str, name: str, is_package: bool) -> frozenset[str]:
@@ -828,7 +844,7 @@ def indented_imports(source: bytes | str, name: str, is_package: bool) -> frozen
         return frozenset()
     package = name if is_package else name.rpartition(".")[0]
     out: set[str] = set()
-    for source_module, names in _INDENTED_IMPORT.findall(text):
+    for source_module, names in _INDENTED_IMPORT.findall("\n" + text):
         if names:
             out.update(n.split()[0] for n in names.split(",") if n.split())
             continue
