@@ -153,17 +153,16 @@ class Mutations:
                 continue
             # (a module a replay put back is looked at in its snapshot, restored only when
             # it holds the container)
+            # a snapshot's namespace never changes (ModState.own_ns copies it); a module's
+            # own changes with its token (every write makes a new one)
             if st.__class__ is tuple:
-                ns, frozen = st[0][1], True
+                ns, token = st[0][1], None
             else:
-                ns, frozen = st.ns, st.shared
-            if frozen:  # a snapshot's namespace never changes (ModState.own_ns copies it)
-                known = index.get(id(ns))
-                if known is None or known[0] is not ns:
-                    known = index[id(ns)] = (ns, _containers(ns))
-                held = known[1]
-            else:
-                held = _containers(ns)
+                ns, token = st.ns, None if st.shared else st.token
+            known = index.get(id(ns))
+            if known is None or known[0] is not ns or known[2] != token:
+                known = index[id(ns)] = (ns, _containers(ns), token)
+            held = known[1]
             found = [key for key, inner in held if ns[key] is not new and any(
                 self.maybe_same(v, old) for v in inner)]
             if found:

@@ -67,7 +67,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
         self.frames: list = []  # the function and class frames running (Mutations)
-        self.container_keys: dict = {}  # id(frozen namespace) -> (it, its container keys)
+        # id(namespace) -> (it, its container keys, the module's token or None if frozen)
+        self.container_keys: dict = {}
         self.recursing: list[tuple[int, int]] = []  # (function, modules running) per call
         # per call: (module, epoch, line, modules running), what `calls` and `recursing`
         # hold, as a memoised call's key holds it (callreplay.memoised_call)
