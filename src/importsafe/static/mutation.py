@@ -147,7 +147,7 @@ class Mutations:
         not known: it may be the same object, changed. Each one found is read through the
         state first, so a recording depends on it as on any read."""
         holding = []
-        index = self.container_keys
+        own, frozen = self.container_keys, self.program.frozen_containers
         for name, st in self.modules.items():
             if st is None:
                 continue
@@ -159,10 +159,13 @@ class Mutations:
                 ns, token = st[0][1], None
             else:
                 ns, token = st.ns, None if st.shared else st.token
+            index = own if token is not None else frozen
             known = index.get(id(ns))
             if known is None or known[0] is not ns or known[2] != token:
                 known = index[id(ns)] = (ns, _containers(ns), token)
             held = known[1]
+            if not held:
+                continue
             found = [key for key, inner in held if ns[key] is not new and any(
                 self.maybe_same(v, old) for v in inner)]
             if found:

@@ -67,7 +67,7 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         self.loading: dict[str, list[str]] = {}
         self.calls: list[int] = []
         self.frames: list = []  # the function and class frames running (Mutations)
-        # id(namespace) -> (it, its container keys, the module's token or None if frozen)
+        # id(a running module's namespace) -> (it, its container keys, the module's token)
         self.container_keys: dict = {}
         self.recursing: list[tuple[int, int]] = []  # (function, modules running) per call
         # per call: (module, epoch, line, modules running), what `calls` and `recursing`

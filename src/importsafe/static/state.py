@@ -215,6 +215,9 @@ class Program:
         # callreplay._inert_reads)
         self.inert: dict[FunctionFacts, tuple | bool] = {}
         self.importing: dict[FunctionFacts, bool] = {}  # callreplay.imports_in
+        # id(a snapshot's namespace) -> (it, its container keys, None): mutation.py; one
+        # snapshot serves many simulations, and never changes
+        self.frozen_containers: dict[int, tuple] = {}
         self.external_names: dict[str, dict] = {}  # callreplay._imported_externals
         self._by_path: dict[str, ModuleInfo] | None = None
         # (name, source) -> facts of a generated module some analysed code runs (ExecSource)
