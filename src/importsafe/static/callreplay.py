@@ -183,6 +183,10 @@ class CallReplay:
                 err.explicit = ended[4]
                 raise
             return
+        seen = self.program.calls_seen
+        if key not in seen:  # recorded from its second call on: most keys come once only
+            seen.add(key)
+            return run()
         reached: set = set()  # the functions its replay calls
         self.call_recs.append(reached)
         running = frozenset(st.name for st in self.stack)

@@ -192,6 +192,7 @@ class Program:
         self.registrars = tuple(sorted(n for n, f in summary_items(facts)
                                        if f.registers_modules))
         self.memo: dict[str, object] | None = {} if memo else None
+        self.calls_seen: set = set()  # the keys of memoised calls made once (memoised_call)
         # every distinct (dependency, value) the memo holds, once: the variants share most of
         # them, so the walks that
         # check them touch a few cache lines, not a fresh pair of tuples per read
