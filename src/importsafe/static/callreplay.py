@@ -71,8 +71,7 @@ class CallReplay:
                     self.decorated_call(value[4], ev.attrs[-1] if ev.attrs else ev.name, frame)
                 body = self.program.function_body(module.name, value[3])
                 known = self._known_arguments(ev.passed, frame)
-                if frame.kind != "class" and not self.shallow and self.making is None and \
-                        self.program.memo is not None and self.trace is None:
+                if self.memo_allowed(frame):
                     self.memoised_call(module, body, ev.passed, known)
                 else:
                     self.call_in(module, body, ev.passed, known, None)
@@ -123,9 +122,7 @@ class CallReplay:
                 obj = ("inst", value)
                 args = (module, func, _with_self(ev.passed), (*_shifted(known), (0, obj)),
                         _after_definer(obj, func, True), obj)
-                memo = frame.kind != "class" and not self.shallow and \
-                    self.making is None and self.program.memo is not None and \
-                    self.trace is None
+                memo = self.memo_allowed(frame)
                 if _all_known(ev.passed, known) or self.imports_in(func):
                     self.construct(args, memo)
                 else:
@@ -138,6 +135,12 @@ class CallReplay:
         elif value[0] == "v" and frame is self.asking and not ev.attrs and \
                 self.unresolved is None:
             self.unresolved = self.made_in_code(ev.name, frame)
+
+    def memo_allowed(self, frame) -> bool:
+        """May a call made from `frame` go through the call memo: not in a class body, a
+        shallow replay, a metaclass's making of a class or a traced run, with a memo?"""
+        return frame.kind != "class" and not self.shallow and self.making is None and \
+            self.program.memo is not None and self.trace is None
 
     def memoised_call(self, module, func, passed, known, init=None) -> None:
         """A call of an analysed function, recorded as an import is (state.py): a later call
