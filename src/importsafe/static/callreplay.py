@@ -180,11 +180,7 @@ class CallReplay:
                 lambda a: replace(a, module=at[2] if a.module == was[2] else a.module,
                                   file=at[0], line=at[1]) if (a.file, a.line) == was[:2]
                 else a))
-            try:
-                self._replayed(ended[:4])
-            except SimError as err:
-                err.explicit = ended[4]
-                raise
+            self._replayed(ended)
             return
         seen = self.program.calls_seen
         if key not in seen:  # recorded from its second call on: most keys come once only

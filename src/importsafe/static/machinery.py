@@ -33,7 +33,7 @@ class ImportMachinery:
         # an external module is never in the simulated sys.modules: no read to log
         if self.is_external(name) or self.state(name) is not None:
             return
-        if self.program.memo is None or self.calls or name not in self.program.imported:
+        if self.program.memo is None or name not in self.program.imported:
             return self._find_and_load(name)
         key = "\0lazy " + name if self.lazy_all else name  # the same code runs differently
         hit, stop = self.memo_lookup(key)
@@ -45,7 +45,8 @@ class ImportMachinery:
         try:
             self._find_and_load(name)
         except SimError as err:
-            self.end_recording(key, marks, ("error", err.info, depth, err.uncertain), stop)
+            self.end_recording(key, marks, ("error", err.info, depth, err.uncertain,
+                                            err.explicit), stop)
             raise
         except SimUnknown as why:
             self.end_recording(key, marks, ("unknown", str(why)), stop)
@@ -59,8 +60,10 @@ class ImportMachinery:
         if outcome[0] == "error":
             info = outcome[1]
             chain = self.chain() + info.chain[outcome[2]:]
-            raise SimError(info.exception, info.module, info.name, info.message, chain,
+            err = SimError(info.exception, info.module, info.name, info.message, chain,
                            info.defined_at, outcome[3])
+            err.explicit = outcome[4]  # a `raise` statement, which an undecided `if` passes
+            raise err
         if outcome[0] == "unknown":
             raise SimUnknown(outcome[1])
 
@@ -146,10 +149,13 @@ class ImportMachinery:
         # a module imported while an __init__ replays shallowly runs its own calls all the
         # same (and its recording must not depend on where it was first imported)
         shallow, self.shallow = self.shallow, 0
+        calls, sigs, recs = self.calls, self.call_sigs, self.call_recs
+        self.calls, self.call_sigs, self.call_recs = [], [], []
         try:
             self.exec_block(facts.body, Frame_("module", st))
         finally:
             self.shallow = shallow
+            self.calls, self.call_sigs, self.call_recs = calls, sigs, recs
 
     def _bind_on_parent(self, name: str, st: ModState) -> None:
         parent, _, child = name.rpartition(".")

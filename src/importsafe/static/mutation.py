@@ -11,7 +11,7 @@ two that displays of the same run made (`X = {}` and `Y = {}`): those are never 
 from __future__ import annotations
 
 from .frames import SimError, SimUnknown
-from .state import MISSING, OPAQUE
+from .state import FORGOTTEN, MISSING, OPAQUE
 
 # methods of list, dict and set that change the object in place
 MUTATING = frozenset({
@@ -175,6 +175,12 @@ class Mutations:
             for key in found:
                 self.ns_get(st, key)
                 self.write(st, "set", key, OPAQUE)
+        if self.rec_starts:  # a replay of the recording forgets it in the frames then
+            self.writes.append((FORGOTTEN, "forget", None, (old, new)))
+        self.forget_in_frames(old, new)
+
+    def forget_in_frames(self, old, new) -> None:
+        """_forget_shared in the locals of the running functions."""
         for frame in self.frames:
             for key, value in list(frame.locals.items()):
                 if value is not new and value.__class__ is tuple and \

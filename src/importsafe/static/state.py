@@ -25,6 +25,9 @@ from .torchops import OpTable
 OPAQUE = ("v",)  # any value: every attribute exists, calls run nothing we know
 REGISTRY = "\0registry"  # the `module` of logged writes to ImportState.registry
 ASSUMED = "\0assumed"  # the `module` of logged writes to ImportState.assumed
+# the `module` of logged writes: a container changed, which the locals of the functions
+# running where the recording is replayed may hold (Mutations.forget_in_frames)
+FORGOTTEN = "\0forgotten"
 _NOT_MODULE_STATE = frozenset("pgGz")  # dependency kinds that outlive module creation
 MISSING = object()
 NO_MODULE = object()
@@ -743,6 +746,8 @@ class ImportState:
                 self.register(key, value)
             elif name == ASSUMED:
                 self.assume(value if moved is None else moved(value))
+            elif name == FORGOTTEN:
+                self.forget_in_frames(*value)
             else:
                 st = self.modules[name]
                 if st.__class__ is tuple:

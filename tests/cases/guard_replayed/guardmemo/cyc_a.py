@@ -1,0 +1,3 @@
+from guardmemo.cyc_b import B
+
+A = 1
