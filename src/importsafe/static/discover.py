@@ -215,13 +215,18 @@ def scan_package(root: str, top: str, problems: list, base: str | None = None,
                     if watch is not None:  # an __init__.py added there would win
                         watch.append(entry.path)
                     continue
+                walked: list[str] = []
                 if entry.name in packages or _has_python(entry.path, problems, watch,
-                                                         listed.get(entry.path)):
+                                                         listed.get(entry.path), walked):
                     if entry.is_symlink() or directory in via:
                         via.add(entry.path)
                         linked.append((entry.path, f"{dotted}.{entry.name}"))
                     else:
                         stack.append((entry.path, f"{dotted}.{entry.name}"))
+                else:  # no Python in it, yet importable: namespace portions (no entries)
+                    for path in walked:
+                        rel = os.path.relpath(path, directory).replace(os.sep, ".")
+                        out.append(ModuleInfo(f"{dotted}.{rel}", path, "namespace", root))
                 continue
             if found is None or found[0] in packages or entry.name in irregular:
                 continue
@@ -293,15 +298,19 @@ def _identity(directory: str) -> tuple[int, int]:
 
 
 def _has_python(directory: str, problems: list, watch: list | None = None,
-                listing: list | None = None) -> bool:
+                listing: list | None = None, walked: list | None = None) -> bool:
     """Does a directory that is no regular package (names_of_packages said so) hold Python
-    (so it imports as a namespace)? `listing`: its os.scandir entries, when already made."""
+    (so it imports as a namespace)? `listing`: its os.scandir entries, when already made;
+    `walked` receives the directories looked at (it and those below with names that can be
+    imported: each imports as a namespace portion all the same)."""
     # only a symlink can close a loop: the directories reached through one are remembered
     stack, seen = [(directory, os.path.islink(directory))], set()
     while stack:
         d, linked = stack.pop()
         if watch is not None:
             watch.append(d)
+        if walked is not None:
+            walked.append(d)
         try:
             if linked:
                 real = _identity(d)

@@ -7,7 +7,9 @@ with an OSError saying why (the callers turn it into a diagnostic).
 from __future__ import annotations
 
 import errno
+import mmap
 import os
+import re
 import stat
 
 MAX_SOURCE = 64 << 20  # bytes: larger than any real module; CPython imports it, we say unknown
@@ -68,3 +70,27 @@ def file_kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a file"
+
+
+MAX_BINARY = 1 << 30  # bytes: an extension module larger than this is not searched
+# a C string of an identifier or a dotted name (a function the code looks up, a module it
+# imports), NUL-terminated as compiled strings are
+_C_NAME = re.compile(rb"([A-Za-z_][A-Za-z0-9_.]{0,200})\0")
+
+
+def binary_names(path: str) -> frozenset[bytes]:
+    """The identifiers and dotted names an extension module's binary holds as C strings;
+    empty when it cannot be read (or is larger than MAX_BINARY)."""
+    try:
+        fd, st = _open(path)
+    except OSError:
+        return frozenset()
+    try:
+        if st.st_size == 0 or st.st_size > MAX_BINARY:
+            return frozenset()
+        with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as data:
+            return frozenset(_C_NAME.findall(data))
+    except (OSError, ValueError):
+        return frozenset()
+    finally:
+        os.close(fd)

@@ -11,6 +11,7 @@ from .dirlisting import std_value
 from .frames import UNDECIDED, Frame_, SimError, SimUnknown
 from .purefn import NoValue, PureObject
 from .torchops import OPS_ATTRS
+from .events import Call, Def, Dynamic, Import, ImportFrom, walk
 from .state import MISSING, OPAQUE, ModState, Program, dynamic_reason
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__package__",
@@ -48,7 +49,7 @@ class NameLookup:
         attribute access, where an AttributeError inside `__getattr__` propagates as is."""
         if self.module_getattr(st, attr, reading):
             return True
-        reason = dynamic_reason(self.dynamic_of(st), attr)
+        reason = dynamic_reason(self.dynamic_of(st), attr) or self.callback_binder(st)
         if reason and f"{st.name}.{attr}" not in self.index:
             # (a dynamic binding is assumed not to shadow a submodule of the same name)
             if self.assumed_bound(st, attr, reason):
@@ -56,6 +57,30 @@ class NameLookup:
                 return True
             raise SimUnknown(f"'{st.name}' may bind '{attr}' dynamically: {reason}")
         return False
+
+    def callback_binder(self, st: ModState) -> str | None:
+        """Why compiled code may have bound names of `st`: a module-level function of it
+        binds names of its own module dynamically, and an extension module of its package
+        names that function in its binary, so it may call it as it loads (numpy's C core
+        calls numpy.dtypes._add_dtype_helper for every DType class). None when not so: a
+        function nothing calls binds nothing."""
+        binders = self.program.binders
+        if st.name in binders:
+            return binders[st.name]
+        found = None
+        facts = self.facts.get(st.name)
+        top = st.name.partition(".")[0]
+        for ev in walk(facts.body) if facts is not None and facts.body else ():
+            if ev.__class__ is Def and ev.func is not None and \
+                    _binds_own(self.program.function_body(st.name, ev.func).body, st.name):
+                extension = self.program.extension_naming(top, ev.name)
+                if extension is not None:
+                    found = f"its function {ev.name}() (line {ev.line}) binds names of it " \
+                            f"dynamically, and the compiled code of the extension module " \
+                            f"{extension} names it"
+                    break
+        binders[st.name] = found
+        return found
 
     def assumed_bound(self, st: ModState, name: str, reason: str) -> bool:
         """The ordinary-order rule: a name read from a module that has finished running, and
@@ -99,10 +124,24 @@ class NameLookup:
         found = self.ns_get(st, attr)
         if found is not MISSING:
             return self.lazy_value(st, attr, found) if found[0] == "z" else found
-        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st):
+        # a module that may have any name (a star import of what is not known) has all but
+        # its submodules, which only their import binds there (numpy._core._multiarray_tests)
+        if attr in MODULE_OBJECT_ATTRS or self.wildcard_of(st) and \
+                f"{st.name}.{attr}" not in self.index:
             return OPAQUE
         if self._undecidable(st, attr, reading=True):
             return self.answer  # what the module's __getattr__ returned, if known
+        full = f"{st.name}.{attr}"
+        if full in self.index:
+            # a submodule compiled code may import as it loads (numpy's C core imports
+            # numpy._core._exceptions): bound once its package has finished
+            extension = self.program.extension_naming(st.name.partition(".")[0], full)
+            if extension is not None:
+                why = f"the compiled code of the extension module {extension} names the " \
+                      f"module {full}, which it may import"
+                if self.assumed_bound(st, attr, why):
+                    return OPAQUE
+                raise SimUnknown(f"'{st.name}' may have '{attr}' once its code ends: {why}")
         raise self.attr_error(st, attr)
 
     def torch_op(self, namespace: str | None, attr: str):
@@ -301,3 +340,23 @@ def defined_at(program: Program, module: str, name: str) -> tuple[str, int] | No
         return facts.path, line
     sub = program.index.get(f"{module}.{name}")
     return (sub.path, 1) if sub is not None else None
+
+
+def _binds_own(body, module: str) -> bool:
+    """Does a function body bind names of `module`, its own, dynamically: `globals()[k] = v`,
+    `setattr(sys.modules[__name__], k, v)`, or `setattr(m, k, v)` where the function bound
+    `m` to the module itself by an import?"""
+    events = list(walk(body or ()))
+    own: set[str] = set()
+    for ev in events:
+        cls = ev.__class__
+        if cls is Dynamic and not ev.elsewhere and not ev.replaces:
+            return True
+        if cls is ImportFrom:
+            own.update(asname or n for n, asname in ev.names if f"{ev.module}.{n}" == module)
+        elif cls is Import and ev.asname is not None and ev.module == module:
+            own.add(ev.asname)
+    return bool(own) and any(
+        ev.__class__ is Call and ev.name == "setattr" and not ev.attrs and ev.passed is not None
+        and len(ev.passed) > 4 and any(i == 0 and n in own for i, n in ev.passed[4])
+        for ev in events)

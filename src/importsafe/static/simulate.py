@@ -315,15 +315,21 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             self.exec_block(ev.orelse, frame)
         else:  # either branch may run: run both, and any failure in them is uncertain
             before = dict(frame.locals) if frame.kind == "function" else None
+            # a module's globals, as the function's locals: each branch starts from them
+            at_top = dict(frame.module.ns) if frame.kind == "module" else None
             ends = []  # the locals of each branch that went on to the code after the `if`
             for is_body in (True, False):
                 if before is not None:
                     frame.locals.clear()
                     frame.locals.update(before)
+                elif at_top is not None and not is_body:
+                    self._set_globals(frame.module, at_top)
                 try:
                     self._body(ev, frame) if is_body else self.exec_block(ev.orelse, frame)
                     if before is not None:
                         ends.append(dict(frame.locals))
+                    elif at_top is not None:
+                        ends.append(dict(frame.module.ns))
                 except SimError as err:
                     if err.explicit and not err.uncertain:
                         continue  # an environment guard: assumed not to fire
@@ -343,11 +349,22 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                     self.loop_breaks[-1] = self.loop_breaks[-1] or (
                         f"after `if` at {frame.module.info.path}:{ev.line}, which may leave "
                         "the loop or its pass first")
-            if ends:
+            if ends and at_top is not None:
+                self._set_globals(frame.module, _merge_globals(at_top, ends))
+            elif ends:
                 _merge_locals(frame.locals, ends)
             if frame.kind == "function" and not frame.uncertain and may_exit(ev):
                 frame.uncertain = (f"after `if` at {frame.module.info.path}:{ev.line}, which "
                                    "may leave the function first")
+
+    def _set_globals(self, st: ModState, values: dict) -> None:
+        """Make the module's namespace `values`, writing only what differs."""
+        ns = st.ns
+        for key in [k for k in ns if k not in values]:
+            self.write(st, "del", key)
+        for key, value in values.items():
+            if ns.get(key, MISSING) is not value:
+                self.write(st, "set", key, value)
 
     def _body(self, ev: If, frame) -> None:
         """An `if`'s body, run with the names its test narrowed holding what it told."""
@@ -449,6 +466,29 @@ def _merge_locals(into: dict, ends: list) -> None:
             merged.update((n, OPAQUE) for n in other if n not in merged)
     into.clear()
     into.update(merged)
+
+
+def _merge_globals(before: dict, ends: list) -> dict:
+    """A module's globals after an undecided `if`, from what each branch that went on left
+    (`ends`): a name the branches left holding different values, a literal or a container
+    among them, is opaque (a later test of it is not decided by one branch's value); else
+    the value of the last branch that bound it (a name bound in one branch only is taken
+    as bound, its reads checked)."""
+    merged = dict(ends[0])
+    for other in ends[1:]:
+        for key in merged.keys() | other.keys():
+            mine, theirs = merged.get(key, MISSING), other.get(key, MISSING)
+            if mine is theirs or mine == theirs:
+                continue
+            if mine is not MISSING and theirs is not MISSING and (
+                    mine[0] in _MERGED_KINDS or theirs[0] in _MERGED_KINDS):
+                merged[key] = OPAQUE
+            elif theirs is not MISSING and theirs is not before.get(key, MISSING):
+                merged[key] = theirs  # the later branch bound it
+    return merged
+
+
+_MERGED_KINDS = frozenset({"lit", "dict"})  # the values whose branch decides later tests
 
 
 def simulate(entry: str, mode: str, program: Program, trace: list | None = None) -> Result:

@@ -18,6 +18,7 @@ import os
 from typing import Callable, Mapping
 
 from .discover import ModuleInfo
+from .files import binary_names
 from .events import Def, FunctionFacts, ModuleFacts, summary_items, walk
 from .daskconfig import CONFIG_MODULE, DaskDefaults
 from .torchops import OpTable
@@ -227,6 +228,7 @@ class Program:
         # (name, source) -> facts of a generated module some analysed code runs (ExecSource)
         self.generated: dict[tuple[str, str], ModuleFacts] = {}
         self._extensions: dict[str, str | None] = {}  # see extension_imported
+        self.binders: dict[str, str | None] = {}  # NameLookup.callback_binder, by module
         self._torch_ops: OpTable | None = None
         config = index.get(CONFIG_MODULE)
         self.dask_defaults = DaskDefaults(config.path if config is not None and
@@ -259,6 +261,32 @@ class Program:
                     break
             self._extensions[name] = found
         return self._extensions[name]
+
+    def extension_naming(self, top: str, name: str) -> str | None:
+        """An extension module of the analysed package `top` whose compiled code holds
+        `name` as a C string (a function it may look up and call, a module it may import),
+        the first by name; None when none does."""
+        key = (top, name)
+        if key not in self._extensions:
+            needle = name.encode()
+            self._extensions[key] = next((
+                module for module, path in self._package_extensions(top)
+                if needle in self._binary_names(path)), None)
+        return self._extensions[key]
+
+    def _package_extensions(self, top: str) -> list[tuple[str, str]]:
+        key = ("\0extensions", top)
+        if key not in self._extensions:
+            self._extensions[key] = sorted(
+                (name, info.path) for name, info in self.index.items()
+                if info.kind in ("opaque", "opaque-package") and name.startswith(top + "."))
+        return self._extensions[key]
+
+    def _binary_names(self, path: str) -> frozenset[bytes]:
+        key = ("\0binary", path)
+        if key not in self._extensions:
+            self._extensions[key] = binary_names(path)
+        return self._extensions[key]
 
     def module_at(self, path: str) -> ModuleInfo | None:
         """The analysed module whose file is `path` (normalised), if any."""

@@ -1,0 +1,3 @@
+import ifmerge.uses_mode
+
+VALUE = 1

@@ -1,0 +1,3 @@
+import ifmerge.uses_same
+
+VALUE = 1

@@ -1,0 +1,4 @@
+import nsdata.data
+from nsdata.cyc_b import B
+
+A = 1

@@ -1,0 +1,3 @@
+from nsdata.cyc_a import A
+
+B = 2

@@ -1,0 +1,1 @@
+import nsdata.nothing_here

@@ -1,0 +1,3 @@
+import nsdata.data.sub
+
+WHERE = list(nsdata.data.sub.__path__)

@@ -1,0 +1,1 @@
+from .parts import *

@@ -1,0 +1,3 @@
+import wildsub.core.never_imported
+
+WHERE = wildsub.core.never_imported.VALUE

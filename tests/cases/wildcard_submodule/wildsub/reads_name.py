@@ -1,0 +1,3 @@
+import wildsub.core
+
+A = wildsub.core.PART_A

@@ -1,0 +1,3 @@
+import wildsub.core
+
+WHERE = wildsub.core.never_imported.VALUE
