@@ -424,6 +424,15 @@ def _runtime_test(node, fallback, env) -> tuple | None:
         if op is not None and chain is not None:
             return ("acmp", op, chain[0], chain[1], node.comparators[0].value)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.ops[0], (ast.Is, ast.IsNot)) and \
+            isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == "object":
+        # `cls.__bases__[0] is object` in a metaclass: is the class made a direct one?
+        left = node.left
+        if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and \
+                left.slice.value == 0 and isinstance(left.value, ast.Attribute) and \
+                left.value.attr == "__bases__" and isinstance(left.value.value, ast.Name):
+            return ("bases0", left.value.value.id, isinstance(node.ops[0], ast.IsNot))
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.left, ast.Name) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
         box = node.comparators[0]
         negate = isinstance(node.ops[0], ast.NotIn)

@@ -144,6 +144,13 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
         if value is None or value[0] != "lit":
             return UNDECIDED
         return value[1] if kind == "name" else _COMPARE[test[1]](value[1], test[3])
+    if kind == "bases0":  # `name.__bases__[0] is object`, name a class value (callreplay)
+        value = frame.locals.get(test[1]) if test[1] in frame.local_names else None
+        if value is None or value[0] != "c" or value[6] is None or not value[6] or \
+                builtin is None or not builtin("object"):
+            return UNDECIDED
+        # the first class after it in its MRO is its first base (C3), "object" when none
+        return (value[6][0] == "object") != test[2]
     if kind == "acmp":
         value = attribute(test[2], test[3]) if attribute is not None else None
         if value is not None and value[0] == "obj":

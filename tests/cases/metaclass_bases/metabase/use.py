@@ -1,0 +1,5 @@
+from metabase.config import Item, Namespace
+
+
+class Conf(Namespace):
+    color = Item()
