@@ -28,6 +28,8 @@ _IMPORTING = frozenset({Import, ImportFrom, ComputedImport, ExecFile, ExecSource
 DECORATING = (1, (), 1)  # a decorator's Call: the object it decorates
 # known arguments a memoised call's key may hold: cheap to hash and compare
 _PLAIN_KNOWN = frozenset({"lit", "obj", "v"})
+# what a replayed call's known return value may be: what a test on it can decide
+_PLAIN_RETURNED = frozenset({type(None), bool, int, float, str})
 MAX_CALL_DEPTH = 30
 MAX_REENTRY = 3
 MAX_RECURSION = 2  # the same function on the stack while the same module runs
@@ -45,9 +47,13 @@ class CallReplay:
     # in an `__init__` replayed on a new object, else None (state.ImportState makes it)
     supers: list
     listed_now = None  # the dirlisting.Listings of the purefn evaluation running
+    # (frame, line, name, attrs, value) of the last call replayed, when what it returned is
+    # a plain literal known to be the one returned (call_function), else None
+    last_return = None
     unlisted = None  # why the listing a ForEach's pass with unknown values iterates is not known
 
     def e_Call(self, ev: Call, frame):
+        self.last_return = None
         if ev.attrs and ev.attrs[-1] in MUTATING:
             self.method_changes(ev, frame)
         if ev.returned:
@@ -72,9 +78,11 @@ class CallReplay:
                 body = self.program.function_body(module.name, value[3])
                 known = self._known_arguments(ev.passed, frame)
                 if self.memo_allowed(frame):
-                    self.memoised_call(module, body, ev.passed, known)
+                    returned = self.memoised_call(module, body, ev.passed, known)
                 else:
-                    self.call_in(module, body, ev.passed, known, None)
+                    returned = self.call_in(module, body, ev.passed, known, None)
+                if returned is not None:  # what the Bind after it binds (e_Bind)
+                    self.last_return = (frame, ev.line, ev.name, ev.attrs, returned)
                 if ev.passed == DECORATING and body.nested_import and frame.kind == "module":
                     # what it returns may be a wrapper whose body imports: e_Def binds that
                     self.wrapping = (frame.module, ev.line,
@@ -142,7 +150,7 @@ class CallReplay:
         return frame.kind != "class" and not self.shallow and self.making is None and \
             self.program.memo is not None and self.trace is None
 
-    def memoised_call(self, module, func, passed, known, init=None) -> None:
+    def memoised_call(self, module, func, passed, known, init=None):
         """A call of an analysed function, recorded as an import is (state.py): a later call
         at the same call depth with the same arguments, in a state where everything the
         recorded one read still holds, ends as the recorded one did (its writes and imports
@@ -155,9 +163,9 @@ class CallReplay:
         (its object, an instance of a class value, is in `known`, compared by value)."""
         def run():
             if init is None:
-                self.call_in(module, func, passed, known, None)
-            else:
-                self.run_init(*init)
+                return self.call_in(module, func, passed, known, None)
+            self.run_init(*init)
+            return None
         key = ("\0call", self.lazy_all, module.name, module.epoch, func.name, func.line,
                passed, known, len(self.stack), len(self.calls), init is None)
         try:
@@ -181,7 +189,7 @@ class CallReplay:
                                   file=at[0], line=at[1]) if (a.file, a.line) == was[:2]
                 else a))
             self._replayed(ended)
-            return
+            return ended[1] if len(ended) > 1 else None
         seen = self.program.calls_seen
         if key not in seen:  # recorded from its second call on: most keys come once only
             seen.add(key)
@@ -192,8 +200,8 @@ class CallReplay:
         marks = self.begin_recording(None)
         ended = None
         try:
-            run()
-            ended = ("ok",)
+            returned = run()
+            ended = ("ok",) if returned is None else ("ok", returned)
         except SimError as err:
             ended = ("error", err.info, len(self.stack), err.uncertain, err.explicit)
             raise
@@ -207,6 +215,7 @@ class CallReplay:
             self.call_recs.pop()
             if self.call_recs:
                 self.call_recs[-1] |= reached
+        return returned
 
     def _on_stack(self, functions) -> tuple:
         """How often each function (module, epoch, line) is on the call stack now, in all
@@ -294,12 +303,12 @@ class CallReplay:
                 return
             raise
 
-    def call_in(self, module, func, passed, known, top) -> None:
+    def call_in(self, module, func, passed, known, top):
         """call_function with `top` (what `super()` in it looks in, and the object) pushed
-        on `supers` while it runs."""
+        on `supers` while it runs; what it returns (call_function)."""
         self.supers.append(top)
         try:
-            self.call_function(module, func, passed, known)
+            return self.call_function(module, func, passed, known)
         finally:
             self.supers.pop()
 
@@ -426,7 +435,9 @@ class CallReplay:
                 known.append((key, value))
         return tuple(known)
 
-    def call_function(self, module: ModState, func, passed=None, known=()) -> None:
+    def call_function(self, module: ModState, func, passed=None, known=()):
+        """Replay a call; what it returns when that is a plain literal known to be the one
+        returned (("lit", value)), else None."""
         if self.call_recs:  # whose stack counts the limits below read, for memoised_call
             self.call_recs[-1].add((module.name, module.epoch, func.line))
         # CPython re-enters a running function (a decorator calling back into it); we do too,
@@ -467,11 +478,17 @@ class CallReplay:
                         func.positional[key] if key < len(func.positional) else None
                     if name in params:
                         frame.locals[name] = value
+                if func.vararg is not None:
+                    extra = _extra_positional(passed, known, len(func.positional))
+                    if extra is not None:
+                        frame.locals[func.vararg] = ("lit", extra)
         self.frames.append(frame)
         try:
             self.exec_block(func.body, frame)
-        except FunctionReturn:
-            pass
+            returned = func.returns and self.returned_plain(func.returns[0], frame)
+        except FunctionReturn as exit_:
+            returned = func.returns and not exit_.raised and self.returned_plain(exit_.value,
+                                                                                 frame)
         except SimError as err:
             err.uncertain = err.uncertain or frame.uncertain
             raise
@@ -480,6 +497,9 @@ class CallReplay:
             self.calls.pop()
             self.recursing.pop()
             self.call_sigs.pop()
+        # a `return` after an `if` that may have left first, or in a handler that may not
+        # have run, is not surely the one taken
+        return returned or None if not (frame.uncertain or frame.unsure_return) else None
 
     def class_value(self, ev, frame, namespace: dict, after, meta):
         """What a class statement binds: ("c", module, epoch, its __init__ or None, its
@@ -963,7 +983,30 @@ class CallReplay:
                 value = self.resolve(ev.value[1], ev.value[2], frame)
             except (SimError, SimUnknown):
                 value = None
+        elif ev.value is not None and ev.value[0] == "ref":
+            value = self.returned_plain(ev.value, frame)
         raise FunctionReturn(ev.exception, self.handled, value)
+
+    def returned_plain(self, spec, frame):
+        """The value of `return name` when `name` holds a plain literal (None, a bool, a
+        number, a string), read without a trace (the Use before the Exit made the read);
+        else None."""
+        if spec is None or spec[0] != "ref":
+            return spec if spec is not None and spec[0] == "lit" and \
+                spec[1].__class__ in _PLAIN_RETURNED else None
+        if spec[2]:
+            return None
+        name = spec[1]
+        if frame.kind == "function" and name in frame.local_names:
+            value = frame.locals.get(name)
+        elif frame.kind == "function":
+            value = self.ns_get(frame.module, name)
+        else:
+            return None
+        if value is None or value is MISSING or value[0] != "lit" or \
+                value[1].__class__ not in _PLAIN_RETURNED:
+            return None
+        return value
 
     def returned_call(self, ev: Exit, frame) -> None:
         """`return f(x)`. In a module `__getattr__` being replayed, with `f` an analysed
@@ -1177,6 +1220,20 @@ def _after_definer(obj, func, init: bool = False):
                 entry[1][1][3] is func for entry in own_functions(c))):
             return mro[i + 1:]
     return None
+
+
+def _extra_positional(passed, known: tuple, named: int) -> tuple | None:
+    """The values a `*args` parameter gets: the positional arguments after the `named`
+    ones, when each is a literal (or a name holding one); None when any is not known."""
+    n_positional, objects = passed[0], passed[2]
+    if objects > named or len(passed) < 4:
+        return None
+    given = {key: value for key, value in passed[3] if key.__class__ is int}
+    given.update((key, value[1]) for key, value in known
+                 if key.__class__ is int and value[0] == "lit" and key not in given)
+    if any(i not in given for i in range(named, n_positional)):
+        return None
+    return tuple(given[i] for i in range(named, n_positional))
 
 
 def _with_self(passed):

@@ -299,6 +299,11 @@ class FunctionFacts:
     pure: tuple | None = None  # the body as a program purefn evaluates, when it is pure code
     # the line of an import in a function defined in it (a wrapper it may return), or 0
     nested_import: int = 0
+    vararg: str | None = None  # the `*args` parameter, which extra positional arguments fill
+    # what a call returns is followed: (what it returns when `body` runs to its end: a
+    # return's value that ended the body and was cut from it, or ("lit", None)); None for a
+    # generator, a coroutine or a return inside a loop (whose pass count is not followed)
+    returns: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -258,6 +258,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         sub.scope = node
         sub.parent = self
         body = sub.block(node.body, FUNCTION, "function")
+        tail = ("lit", None)
         if body and body[-1].__class__ is Exit and not body[-1].exception and (
                 body[-1].value is None or node.name != "__getattr__") and \
                 not (len(body) == 1 and body[0].value is not None and body[0].value[0] == "lit") \
@@ -266,6 +267,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             # fewer per call of a function called many times at import time (but a lone
             # `return <constant>` is what a condition calling the function reads, and
             # `return f(x)` makes the call)
+            tail = body[-1].value
             body = body[:-1]
         self.imports |= sub.imports
         self.registers |= sub.registers
@@ -279,7 +281,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         defaults = tuple((n, d.value) for n, d in with_default if isinstance(d, ast.Constant))
         return FunctionFacts(node.name, node.lineno, body, frozenset(local - sub.declared_global),
                              frozenset(sub.declared_global), positional, defaults,
-                             compile_function(node), _nested_import(node))
+                             compile_function(node), _nested_import(node),
+                             args.vararg.arg if args.vararg is not None else None,
+                             (tail,) if _returns_followed(node) else None)
 
     def s_ClassDef(self, node, out, guard, scope):
         modelled = caching_getattr(node) if scope == "module" else None
@@ -458,6 +462,31 @@ def _nested_import(node) -> int:
                 return sub.lineno
     return 0
 
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _returns_followed(node) -> bool:
+    """Is what a call of the function returns the value of the `return` its replay reaches?
+    Not for a coroutine or a generator (the call returns an object, the body runs later),
+    nor with a `return` in a loop or a `finally` (how often a loop runs is not followed)."""
+    if node.__class__ is not ast.FunctionDef:
+        return False
+    todo = [(stmt, False) for stmt in node.body]
+    while todo:
+        sub, looped = todo.pop()
+        cls = sub.__class__
+        if cls in (ast.Yield, ast.YieldFrom, ast.Await) or cls is ast.Return and looped:
+            return False
+        if cls in _SCOPES:
+            continue
+        if cls is ast.Try or cls is ast.TryStar:
+            todo.extend((s, True) for s in sub.finalbody)
+        inner = looped or cls in _LOOPS
+        todo.extend((child, inner) for child in ast.iter_child_nodes(sub)
+                    if not ((cls is ast.Try or cls is ast.TryStar) and child in sub.finalbody))
+    return True
 
 def _metaclass(node: ast.ClassDef) -> bool:
     """Does the class statement name a metaclass, or may it (`**kwargs`)? Its other keywords

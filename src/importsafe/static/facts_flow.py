@@ -179,6 +179,9 @@ class ControlFlow:
         self.generic(node, out, scope)
         if scope == "function":
             chain = attr_chain(node.value) if node.value is not None else None
+            if node.value is None:
+                out.append(Exit(node.lineno, "", ("lit", None)))
+                return
             if chain is None and isinstance(node.value, ast.Constant) and \
                     isinstance(node.value.value, (bool, int, str, type(None))):
                 out.append(Exit(node.lineno, "", ("lit", node.value.value)))

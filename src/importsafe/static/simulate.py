@@ -142,6 +142,12 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
 
     def e_Bind(self, ev: Bind, frame):
         value = self.value_of_spec(ev.value, ev.names, frame)
+        last = self.last_return
+        spec = ev.value
+        if last is not None and value is OPAQUE and spec is not None and spec[0] == "eval" \
+                and spec[1][0] == "call" and last[0] is frame and last[1] == ev.line \
+                and spec[1][1] == ".".join((last[2], *last[3])):
+            value = last[4]  # `x = f(...)`: what the replay of the call before it returned
         for name in ev.names:
             self.bind(name, value, frame)
         if frame.kind == "function":
@@ -388,15 +394,21 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             frame.in_try -= 1
 
     def _try(self, ev: Try, frame):
+        saved = frame.tries
         try:
+            frame.tries = (*saved, ev)
             try:
                 self.exec_block(ev.body, frame)
             except SimError as err:
+                frame.tries = saved
                 handler = self._handler_for(ev, err.info.exception, frame)
                 if handler is None:
                     raise
+                if err.uncertain and not frame.unsure_return:
+                    frame.unsure_return = err.uncertain
                 self._handle(handler, err, frame)
             except FunctionReturn as exit_:
+                frame.tries = saved
                 # a `raise` in a function body: its handler runs as for any exception
                 handler = _handler_for_raised(ev, exit_.raised) \
                     if exit_.raised and exit_.raised != "?" else None
@@ -406,8 +418,10 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 err.explicit = True
                 self._handle(handler, err, frame)
             else:
+                frame.tries = saved
                 self.exec_block(ev.orelse, frame)
         finally:
+            frame.tries = saved
             self.exec_block(ev.final, frame)
 
     def _handle(self, handler, err: SimError, frame) -> None:

@@ -1,0 +1,5 @@
+from retpkg.fast import BACKEND
+
+
+class Native:
+    pass

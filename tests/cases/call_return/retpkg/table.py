@@ -1,0 +1,1 @@
+KINDS = ("fast", "slow")

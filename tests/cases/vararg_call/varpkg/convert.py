@@ -1,0 +1,5 @@
+from varpkg.numbers import SHAPE
+
+
+def convert(arg):
+    return str(arg)

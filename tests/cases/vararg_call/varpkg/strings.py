@@ -1,0 +1,3 @@
+from varpkg.util import dimension
+
+SHAPE = dimension("*", ":")
