@@ -302,7 +302,8 @@ class FunctionFacts:
     vararg: str | None = None  # the `*args` parameter, which extra positional arguments fill
     # what a call returns is followed: (what it returns when `body` runs to its end: a
     # return's value that ended the body and was cut from it, or ("lit", None)); None for a
-    # generator, a coroutine or a return inside a loop (whose pass count is not followed)
+    # generator, a coroutine, or a return inside a loop (whose pass count is not
+    # followed) or a `finally`
     returns: tuple | None = None
 
 

@@ -185,7 +185,7 @@ class Frame_:
     """A running scope: module top level, a class body, or a called function."""
 
     __slots__ = ("kind", "module", "locals", "local_names", "global_names", "outer",
-                 "uncertain", "in_try", "tries", "fresh", "unsure_return")
+                 "uncertain", "in_try", "fresh", "unsure_return")
 
     def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset(),
                  outer=None):
@@ -197,7 +197,6 @@ class Frame_:
         self.outer = outer  # the function a class body runs in: its locals are visible
         self.uncertain: str | None = None  # why code from here on may not run
         self.in_try = 0  # how many `try` statements enclose the running code (PEP 810)
-        self.tries: tuple = ()  # the `try` statements whose body runs now, innermost last
         # why a `return` reached may not be the one CPython takes (a handler ran for an
         # exception that may not be raised), or None
         self.unsure_return: str | None = None

@@ -394,13 +394,10 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             frame.in_try -= 1
 
     def _try(self, ev: Try, frame):
-        saved = frame.tries
         try:
-            frame.tries = (*saved, ev)
             try:
                 self.exec_block(ev.body, frame)
             except SimError as err:
-                frame.tries = saved
                 handler = self._handler_for(ev, err.info.exception, frame)
                 if handler is None:
                     raise
@@ -408,7 +405,6 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                     frame.unsure_return = err.uncertain
                 self._handle(handler, err, frame)
             except FunctionReturn as exit_:
-                frame.tries = saved
                 # a `raise` in a function body: its handler runs as for any exception
                 handler = _handler_for_raised(ev, exit_.raised) \
                     if exit_.raised and exit_.raised != "?" else None
@@ -418,10 +414,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 err.explicit = True
                 self._handle(handler, err, frame)
             else:
-                frame.tries = saved
                 self.exec_block(ev.orelse, frame)
         finally:
-            frame.tries = saved
             self.exec_block(ev.final, frame)
 
     def _handle(self, handler, err: SimError, frame) -> None:
