@@ -23,8 +23,9 @@ clone. One row per package: modules (entries), pairs (entry x mode results), ok,
 unknown, the unknown share, the results that carry an assumption `--strict` refuses (an
 "assumes" entry of kind "order": the ordinary-order rule, or of no kind; "listing": a
 directory's order; "decorator": a class decorator taken to give the class back) and those
-resting on the ordinary environment (kinds "environment" and "version": an environment
-variable or an installed version) and the check's wall time; an
+resting on the ordinary environment (kinds "environment", "version" and "installed": an
+environment variable, an installed version, an optional module installed nowhere) and the
+check's wall time; an
 overall row; then each package's top unknown reasons, normalised to their idiom (module and
 file names, line numbers and quoted names stripped, so that one idiom is one row), with one
 raw example each; the same over the whole survey; then the targets, PASS or FAIL: at most 1%
@@ -119,7 +120,7 @@ VERIFY_EXTRAS: dict[str, tuple[str, ...]] = {
 VERIFY_ENV: dict[str, dict[str, str]] = {"keras": {"KERAS_BACKEND": "torch"}}
 # pip may take torch only from the CPU wheel on disk (never a newer, CUDA build).
 VERIFY_CONSTRAINTS = "torch==2.13.0\n"
-ENVIRONMENT_KINDS = ("environment", "version")  # the other Assumption kinds: --strict's
+ENVIRONMENT_KINDS = ("environment", "version", "installed")  # the other Assumption kinds: --strict's
 PYTHON = (3, 11)  # the wheels and the verify venvs are for this Python
 MODES = "normal,bare"
 

@@ -46,6 +46,7 @@ class Expectation:
     assumes: tuple = ()
     env: tuple = ()  # "module.VARIABLE": environment variables the static result rests on
     versions: tuple = ()  # "module.dependency": installed versions it rests on
+    installed: tuple = ()  # "module.top": modules it takes as installed nowhere
 
 
 def read_expected(case_dir: Path) -> list[Expectation]:
@@ -54,9 +55,10 @@ def read_expected(case_dir: Path) -> list[Expectation]:
     comes from an external module, which static analysis assumes importable, or from a name
     the ordinary-order rule takes as bound), and `assumes=M.X,N.Y` (the names the static
     result takes as bound by that rule; none when absent), `env=M.VAR,...` (the environment
-    variables read by M's code that the static result rests on) and `versions=M.dep,...`
-    (the installed versions of dependencies read by M's code it rests on); `#` starts a
-    comment."""
+    variables read by M's code that the static result rests on), `versions=M.dep,...`
+    (the installed versions of dependencies read by M's code it rests on) and
+    `installed=M.top,...` (the optional modules M's code imports that it takes as installed
+    nowhere); `#` starts a comment."""
     out = []
     for raw in (case_dir / "expected.txt").read_text().splitlines():
         line = raw.split("#", 1)[0].split()
@@ -66,9 +68,9 @@ def read_expected(case_dir: Path) -> list[Expectation]:
                        for w in line if w.startswith("static=")), None)
         listed = {key: tuple(sorted(n for w in line if w.startswith(key + "=")
                                     for n in w.split("=", 1)[1].split(",")))
-                  for key in ("assumes", "env", "versions")}
+                  for key in ("assumes", "env", "versions", "installed")}
         line = [w for w in line if not w.startswith(("static=", "assumes=", "env=",
-                                                     "versions="))]
+                                                     "versions=", "installed="))]
         entry, mode, rest = line[0], line[1], line[2:]
         if rest == ["ok"]:
             key = ("ok",)
@@ -76,7 +78,7 @@ def read_expected(case_dir: Path) -> list[Expectation]:
             exc, module, name = rest
             key = ("error", exc, None if module == "-" else module, None if name == "-" else name)
         out.append(Expectation(entry, mode, key, static, listed["assumes"], listed["env"],
-                               listed["versions"]))
+                               listed["versions"], listed["installed"]))
     return out
 
 
@@ -128,7 +130,7 @@ def assumed_by_kind(result) -> dict[str, tuple]:
     """A static result's assumptions as read_expected lists them, by kind."""
     found = {key: tuple(sorted(f"{a.module}.{a.name}" for a in result.assumes if a.kind == kind))
              for key, kind in (("assumes", "order"), ("env", "environment"),
-                               ("versions", "version"))}
+                               ("versions", "version"), ("installed", "installed"))}
     # a directory listing's order, as "order:DIR" (the directory's own name)
     found["assumes"] = tuple(sorted(found["assumes"] + tuple(
         f"order:{os.path.basename(a.name)}" for a in result.assumes if a.kind == "listing") +

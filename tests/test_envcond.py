@@ -33,9 +33,11 @@ def write(root: Path, files: dict) -> Path:
     return root
 
 
-def run_cli(*args, cwd):
+def run_cli(*args, cwd, env=None):
+    import os
     return subprocess.run([sys.executable, "-m", "importsafe", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=120)
+                          capture_output=True, text=True, cwd=cwd, timeout=120,
+                          env={**os.environ, **env} if env else None)
 
 
 def results(proc) -> dict:
@@ -258,3 +260,30 @@ def test_a_changed_dependency_version_is_seen_through_the_caches(tmp_path):
     assert outcome() == "error"  # warm
     (case / "fakedep" / "_version.py").write_text('__version__ = version = "2.0.0"\n')
     assert outcome() == "ok"
+
+
+def test_a_module_installed_later_is_seen_through_the_caches(tmp_path):
+    """An optional dependency taken as installed nowhere: installing it (here, a module on
+    PYTHONPATH) changes the answer of the next cached run; so does putting a new directory
+    that holds it on PYTHONPATH."""
+    import shutil
+    case = tmp_path / "case"
+    shutil.copytree(CASES / "absent_optional", case)
+    cache, extra, later = tmp_path / "cache", tmp_path / "extra", tmp_path / "later"
+    extra.mkdir()
+    later.mkdir()
+    (later / "optpkg_absent_dependency_xyz.py").write_text("fast = 1\n")
+
+    def outcome(path):
+        proc = run_cli("check", case / "optpkg", "--format", "json", "--cache-dir", cache,
+                       cwd=case, env={"PYTHONPATH": str(path)})
+        return results(proc)[("optpkg.cyc", "normal")]["outcome"]
+    assert outcome(extra) == "error"
+    assert outcome(extra) == "error"  # warm
+    # installed, `fast` is a value of a library, not known statically: `if fast is None:` is
+    # undecided
+    assert outcome(later) == "unknown"  # another PYTHONPATH: the assumption no longer holds
+    assert outcome(extra) == "error"
+    (extra / "optpkg_absent_dependency_xyz").mkdir()
+    (extra / "optpkg_absent_dependency_xyz" / "__init__.py").write_text("fast = 1\n")
+    assert outcome(extra) == "unknown"  # installed where the last run looked

@@ -45,14 +45,16 @@ class Assumption:
     - "environment": `module`'s code at file:line read environment variable `name`, taken as
       unset (the ordinary environment) or as given with --env (`why`).
     - "version": `module`'s code at file:line read the installed version of `name`, taken
-      from its source or metadata (`why`)."""
+      from its source or metadata (`why`).
+    - "installed": `module`'s code at file:line imported the top-level module `name` inside
+      a `try` that catches ModuleNotFoundError, taken as installed nowhere (`why`)."""
 
     module: str
     name: str
     file: str
     line: int
     why: str
-    # "order": the ordinary-order rule (above); "environment", "version": see
+    # "order": the ordinary-order rule (above); "environment", "version", "installed": see
     # static/environment.py; "listing": the order of a directory listing as read at check
     # time, `name` the directory, `module` the one whose code lists it; "decorator": a call
     # of `name` (Cls.function) at file:line replayed as the class's own function, taking its

@@ -193,7 +193,8 @@ def summary_lines(report: Report, found: list[Cause], waived: list[Result]) -> l
         more = f" and {len(names) - LIST_AT_MOST} more" if len(names) > LIST_AT_MOST else ""
         plural = "s rest" if len(resting) != 1 else " rests"
         out.append(Text(f"{len(resting)} result{plural} on the ordinary environment "
-                        f"(environment variables, installed versions): {shown}{more}; "
+                        f"(environment variables, installed versions and modules): "
+                        f"{shown}{more}; "
                         "`explain` shows them, `--env NAME=VALUE` sets a variable",
                         style="dim"))
     entries = len({r.entry for r in report.results})

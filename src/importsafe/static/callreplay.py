@@ -8,7 +8,7 @@ from dataclasses import replace
 from ..model import Assumption
 from .daskconfig import CONFIG_MODULE, DEFAULTS_FILE
 from .dirlisting import STD_FUNCTIONS, STD_MODULES, Listings, PathValue, StdFunction
-from .events import (PROCESS_EXIT, Bind, Call, ClassBody, ComputedImport, Def, Exit,
+from .events import (EMPTY_DICT, PROCESS_EXIT, Bind, Call, ClassBody, ComputedImport, Def, Exit,
                      ExecFile, ExecSource, ForEach, If, Import, ImportFrom, Raise, SetAttr, Try,
                      Use, walk)
 from .exprs import NEW, OWN_MODULE
@@ -407,7 +407,8 @@ class CallReplay:
         """(position or keyword, value) of the arguments that are names (or entries of
         names' values, `TABLE["all"]`) holding a literal list, tuple or dict, or a literal or
         partly known string, now (their parameters iterate, test or import known values),
-        or a location in the analysed tree, and of the locations computed from `__file__`."""
+        or a location in the analysed tree, of the locations computed from `__file__`, and
+        of dict displays."""
         if passed is None or len(passed) < 5:
             return ()
         known = []
@@ -433,6 +434,8 @@ class CallReplay:
             value = self.index_value(spec, frame)
             if value[0] in ("dict", "lit"):
                 known.append((key, value))
+        if len(passed) > 7:  # dict displays: a new dict each call, known from the facts
+            known.extend(passed[7])
         return tuple(known)
 
     def call_function(self, module: ModState, func, passed=None, known=()):
@@ -468,7 +471,7 @@ class CallReplay:
             given = set(func.positional[:n_positional]) | set(keywords)
             for name, value in func.defaults:
                 if name not in given:
-                    frame.locals[name] = ("lit", value)
+                    frame.locals[name] = ("dict", ()) if value == EMPTY_DICT else ("lit", value)
             for name in func.positional[:objects]:
                 frame.locals[name] = ("obj",)  # an object: truthy, not None, no literal
             if len(passed) > 3:  # literal arguments: their parameters have a known value

@@ -137,6 +137,8 @@ class ComputedImports:
             self._import_each(ev, frame)
             return
         where = f"{frame.module.info.path}:{ev.line}"
+        if ev.kwargs is not None:
+            ev = self._splatted(ev, frame, where)
         name = self.spell(ev.parts, frame) if ev.parts is not None else None
         if name is None or ev.level < 0:
             head = self.known_head(ev.parts, frame) if ev.parts else ""
@@ -172,6 +174,8 @@ class ComputedImports:
             if parent:
                 self.import_module(parent)
             return
+        if frame.guards and ev.call != "exec_module" and self.is_external(target):
+            self.import_absent(target, ev.line, frame)
         self.import_module(target)
         if self.is_external(target):
             return
@@ -181,6 +185,33 @@ class ComputedImports:
             target.partition(".")[0] if not level else target[:len(target) - len(
                 name.partition(".")[2]) - (1 if "." in name else 0)]
         self.last_import = self.ref(keep)
+
+    def _splatted(self, ev, frame, where: str):
+        """The import call with the arguments its `**name` gives filled in (that dict's
+        value now); SimUnknown when they are not known."""
+        try:
+            value = self.lookup(ev.kwargs, frame)
+        except (SimError, SimUnknown):
+            value = OPAQUE
+        why = f"{ev.call}() at {where}: its arguments are not known ('**{ev.kwargs}' holds " \
+              "no dict known statically there)"
+        if value[0] != "dict" or len(value) != 2:
+            raise SimUnknown(why)
+        fields: dict = {"kwargs": None}
+        for key, item in value[1]:
+            if key == "fromlist" and ev.fromlist == ():
+                fields["fromlist"] = _names(item)
+            elif key == "level" and not ev.level and item[0] == "lit" and \
+                    item[1].__class__ is int:
+                fields["level"] = item[1]
+            elif key == "package" and ev.call != "__import__" and ev.anchor is None and \
+                    item[0] == "lit" and item[1].__class__ is str:
+                fields["anchor"] = (item[1],)
+            elif key not in ("globals", "locals") or ev.call != "__import__":
+                raise SimUnknown(why)
+        if fields.get("level", 0) > 0 and "globals" in dict(value[1]):
+            raise SimUnknown(why)  # the package is the one those globals name
+        return replace(ev, **fields)
 
     def _unknown_part(self, parts, frame) -> str:
         """Which name the module name is read from holds no known string, said."""
@@ -481,6 +512,17 @@ class ComputedImports:
             imported = self.imported_names[frame.module.name] = _imported_names(
                 self.facts.get(frame.module.name))
         return None if name in imported else name
+
+
+def _names(value) -> tuple[str, ...] | None:
+    """A fromlist's value as names, or None when it is not known."""
+    if value[0] == "lit" and value[1].__class__ is tuple and all(
+            v.__class__ is str for v in value[1]):
+        return value[1]
+    if value[0] == "dict" and len(value) == 3 and value[2] == "list" and all(
+            k.__class__ is str for k, _ in value[1]):
+        return tuple(k for k, _ in value[1])
+    return None
 
 
 def _imported_names(facts) -> frozenset[str]:

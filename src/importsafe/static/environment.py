@@ -20,8 +20,29 @@ PARSE_VERSION = frozenset({"packaging.version.parse", "packaging.version.Version
                            "pkg_resources.parse_version"})
 
 
+# the handler classes that catch ModuleNotFoundError
+_CATCH_ABSENT = frozenset({"ModuleNotFoundError", "ImportError", "Exception", "BaseException"})
+
+
 class OrdinaryEnvironment:
     """What the analysed code reads of its environment, and the assumptions it rests on."""
+
+    def import_absent(self, name: str, line: int, frame) -> None:
+        """An import of the external module `name` in the body of a `try` of this frame
+        that catches ModuleNotFoundError (an optional dependency): raise it when `name`'s
+        top-level package is installed nowhere (installed.Versions.installed), an
+        Assumption of kind "installed". Elsewhere an external module is taken to import
+        fine, as it would in the environment the package is meant to run in."""
+        versions = self.program.versions
+        if not frame.guards or versions is None or not _caught(frame.guards):
+            return
+        top = name.partition(".")[0]
+        if versions.installed(top) is not False:
+            return
+        st = frame.module
+        self.assume(Assumption(st.name, top, st.info.path, line, versions.absent_why(top),
+                               "installed"))
+        raise self.error("ModuleNotFoundError", top, None, f"No module named '{top}'")
 
     def assume_environment(self, variables, line: int, frame) -> None:
         """A test decided by environment variables: the outcome rests on their values."""
@@ -134,3 +155,16 @@ class OrdinaryEnvironment:
                     break
             memo[key] = found
         return memo[key]
+
+
+def _caught(guards) -> bool:
+    """Does the innermost of the running `try` bodies that decides it catch
+    ModuleNotFoundError? False where a handler's classes are not known."""
+    from .simulate import _KNOWN_EXC
+    for ev in reversed(guards):
+        for handler in ev.handlers:
+            if handler.types is None or not _CATCH_ABSENT.isdisjoint(handler.types):
+                return True
+            if any(t not in _KNOWN_EXC for t in handler.types):
+                return False
+    return False

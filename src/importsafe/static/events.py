@@ -145,6 +145,10 @@ class Exit:
     value: tuple | None = None
 
 
+# a FunctionFacts default `{}` (no constant of a parsed literal is a tuple)
+EMPTY_DICT = ("\0dict",)
+
+
 @dataclass(frozen=True, slots=True)
 class ComputedImport:
     """An import call whose module is computed, or that the plain Import cannot say:
@@ -153,7 +157,8 @@ class ComputedImport:
     name (exprs.spell: strings and references evaluated when the call runs; ("opaque",) a
     part that cannot be, after its literal head); None when it
     cannot be spelled, `why` then says what it is. `anchor` spells import_module's package
-    argument (None: not given); `fromlist` None when it is not literal. `loop`: (name,
+    argument (None: not given); `fromlist` None when it is not literal (or given by
+    `kwargs`, the name of a `**` argument, looked up when the call runs). `loop`: (name,
     source) when the call is a comprehension's element and `name` its variable: one import
     per value, source as ForEach's."""
 
@@ -166,6 +171,7 @@ class ComputedImport:
     why: str = ""
     col: int = 0
     loop: tuple | None = None
+    kwargs: str | None = None  # `**name`: the name whose dict gives fromlist and level
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +301,8 @@ class FunctionFacts:
     local_names: frozenset[str]
     global_names: frozenset[str]
     positional: tuple[str, ...] = ()  # parameters that positional arguments fill, in order
-    defaults: tuple[tuple[str, object], ...] = ()  # parameters with a literal default
+    # parameters with a literal default (EMPTY_DICT: `{}`, which the body only reads)
+    defaults: tuple[tuple[str, object], ...] = ()
     pure: tuple | None = None  # the body as a program purefn evaluates, when it is pure code
     # the line of an import in a function defined in it (a wrapper it may return), or 0
     nested_import: int = 0

@@ -258,7 +258,8 @@ def passed_arguments(call: ast.Call) -> tuple | None:
     """(number of positional arguments, keyword names, 0, the literal arguments: (position or
     keyword, value) pairs[, the arguments that are names: (position or keyword, name)
     pairs[, the locations computed from `__file__`: (position or keyword, path_spec)
-    pairs[, entries of names' values: (position or keyword, ("index", name, keys))]]]), or
+    pairs[, entries of names' values: (position or keyword, ("index", name, keys))[, dict
+    displays: (position or keyword, the value as the simulator holds it: shapes._dict_value)]]]]), or
     None with *args / **kwargs."""
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
@@ -272,7 +273,14 @@ def passed_arguments(call: ast.Call) -> tuple | None:
                   (spec := path_spec(a)) is not None and anchored(spec))
     items = tuple((key, found) for key, a in given if a.__class__ is ast.Subscript and
                   (found := _entry_of(a)) is not None)
+    displays = ()
+    if any(a.__class__ is ast.Dict for _, a in given):
+        from .shapes import _dict_value  # shapes reads this module's helpers
+        displays = tuple((key, found) for key, a in given if a.__class__ is ast.Dict and
+                         (found := _dict_value(a)) is not None)
     passed = len(call.args), tuple(k.arg for k in call.keywords), 0, literals
+    if displays:
+        return passed + (names, paths, items, displays)
     if items:
         return passed + (names, paths, items)
     return passed + (names, paths) if paths else passed + (names,) if names else passed

@@ -12,7 +12,7 @@ from dataclasses import replace
 from .conditions import (TargetVersion, decide_condition, environ_item, maybe_evaluated,
                          runtime_test)
 from .events import (
-    CLASS, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
+    CLASS, EMPTY_DICT, FUNCTION, IF, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ClassBody, Def,
     Del, Dynamic, Exit, FileProblem, FunctionFacts, Handler, If,
     Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names,
 )
@@ -79,6 +79,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.namespace_aliases: dict[str, str] = {}
         self.parent: _Extractor | None = None  # the module's, for a function's
         self._whole: ast.Module | bool | None = None
+        self._import_sources: dict | None = None  # imported_from(), once
         self._written: tuple | None = None  # attributes_written(), once
 
     def whole_tree(self) -> ast.Module | None:
@@ -94,6 +95,29 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 except (SyntaxError, ValueError, RecursionError):
                     pass
         return self._whole or None
+
+    def imported_from(self, name: str) -> frozenset[str]:
+        """The modules the file's imports bind `name` from anywhere (`from M import name`,
+        `import M as name`; "\0def" for a def of it), when first needed: a call of a bare
+        `import_module` is importlib's unless the name comes from elsewhere."""
+        if self.parent is not None:
+            return self.parent.imported_from(name)
+        if self._import_sources is None:
+            found: dict = {}
+            tree = self.whole_tree()
+            for node in ast.walk(tree) if tree is not None else ():
+                if node.__class__ is ast.ImportFrom and not node.level:
+                    for alias in node.names:
+                        found.setdefault(alias.asname or alias.name, set()).add(
+                            f"{node.module}")
+                elif node.__class__ is ast.Import:
+                    for alias in node.names:
+                        if alias.asname:
+                            found.setdefault(alias.asname, set()).add(f"\0{alias.name}")
+                elif node.__class__ is ast.FunctionDef or node.__class__ is ast.AsyncFunctionDef:
+                    found.setdefault(node.name, set()).add("\0def")
+            self._import_sources = {k: frozenset(v) for k, v in found.items()}
+        return self._import_sources.get(name, frozenset())
 
     def key_prefix(self, node) -> tuple[str, bool] | None:
         """_key_prefix, also through a name assigned such a string earlier in the same
@@ -278,7 +302,9 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
         with_default = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         with_default += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d]
-        defaults = tuple((n, d.value) for n, d in with_default if isinstance(d, ast.Constant))
+        defaults = tuple((n, d.value) if d.__class__ is ast.Constant else (n, EMPTY_DICT)
+                         for n, d in with_default if d.__class__ is ast.Constant or
+                         d.__class__ is ast.Dict and not d.keys and _only_read(node, n))
         return FunctionFacts(node.name, node.lineno, body, frozenset(local - sub.declared_global),
                              frozenset(sub.declared_global), positional, defaults,
                              compile_function(node), _nested_import(node),
@@ -487,6 +513,36 @@ def _returns_followed(node) -> bool:
         todo.extend((child, inner) for child in ast.iter_child_nodes(sub)
                     if not ((cls is ast.Try or cls is ast.TryStar) and child in sub.finalbody))
     return True
+
+# methods of a dict that neither change it nor let it escape changed
+_READ_METHODS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
+
+
+def _only_read(node, name: str) -> bool:
+    """Does the function only read its parameter `name` (a `{}` default, shared by every
+    call, stays empty): `**name` in calls, `name.get(...)`, `name[k]`, `k in name`?"""
+    parents = {}
+    for parent in ast.walk(node):
+        for child in ast.iter_child_nodes(parent):
+            parents[child] = parent
+    for sub in ast.walk(node):
+        if sub.__class__ is not ast.Name or sub.id != name:
+            continue
+        up = parents.get(sub)
+        if sub.ctx.__class__ is not ast.Load or up is None:
+            return False
+        if up.__class__ is ast.keyword and up.arg is None or \
+                up.__class__ is ast.Subscript and up.value is sub and \
+                up.ctx.__class__ is ast.Load or \
+                up.__class__ is ast.Compare and sub in up.comparators and \
+                all(op.__class__ in (ast.In, ast.NotIn) for op in up.ops):
+            continue
+        if up.__class__ is ast.Attribute and up.attr in _READ_METHODS and \
+                parents.get(up).__class__ is ast.Call and parents[up].func is up:
+            continue
+        return False
+    return True
+
 
 def _metaclass(node: ast.ClassDef) -> bool:
     """Does the class statement name a metaclass, or may it (`**kwargs`)? Its other keywords

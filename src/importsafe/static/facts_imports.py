@@ -76,6 +76,10 @@ class ImportStatements:
             if chain[1][-1:] == ("exec_module",):
                 return ("computed", exec_file_event(call, self.scope, self.whole_tree))
             return None
+        source = _BARE_SOURCES.get(chain[0]) if chain[0] in _BARE_SOURCES and (
+            not chain[1] or chain[0] == "util") else None
+        if source is not None and not self.imported_from(chain[0]) <= source:
+            return None  # a function of its own (sympy's import_module): a call, replayed
         literal = call.args and isinstance(call.args[0], ast.Constant) \
             and isinstance(call.args[0].value, str)
         if kind == "import_module" and literal:
@@ -98,8 +102,10 @@ class ImportStatements:
         given = dict(zip(names, call.args))
         given.update((k.arg, k.value) for k in call.keywords if k.arg in names)
         line, col = call.lineno, call.col_offset
+        splat = [k.value for k in call.keywords if k.arg is None]
+        kwargs = splat[0].id if len(splat) == 1 and splat[0].__class__ is ast.Name else None
         if any(isinstance(a, ast.Starred) for a in call.args) or \
-                any(k.arg is None for k in call.keywords) or names[0] not in given:
+                splat and kwargs is None or names[0] not in given:
             return ComputedImport(line, kind, None, why="its arguments are not known",
                                   col=col)
         parts = spell(given[names[0]]) or _evaluated_parts(given[names[0]])
@@ -126,7 +132,14 @@ class ImportStatements:
             level = node.value if isinstance(node, ast.Constant) and type(node.value) is int \
                 else -1
         why = "" if parts is not None else "its module name cannot be evaluated statically"
-        return ComputedImport(line, kind, parts, anchor, fromlist, level, why, col)
+        return ComputedImport(line, kind, parts, anchor, fromlist, level, why, col,
+                              kwargs=kwargs)
+
+
+# what a bare name of an import call must be imported from to be importlib's
+_BARE_SOURCES = {"import_module": frozenset({"importlib"}),
+                 "find_spec": frozenset({"importlib.util"}),
+                 "util": frozenset({"importlib", "\0importlib.util"})}
 
 
 def _literal_head(node) -> str:

@@ -120,11 +120,15 @@ def evaluate_test(test: tuple, frame, lookup=None, builtin=None, returned=None,
         if builtin is None or not all(builtin(n) for n in ("isinstance",) + test[2]):
             return UNDECIDED
         value = frame.locals.get(test[1]) if test[1] in frame.local_names else None
+        if frame.kind != "function" and lookup is not None:
+            value = lookup(test[1])
         values = value[1] if value is not None and value[0] == "oneof" else (value,)
         answers = {_is_instance(v, test[2]) for v in values}
         return answers.pop() if len(answers) == 1 else UNDECIDED
     if kind == "in":
         value = frame.locals.get(test[1]) if test[1] in frame.local_names else None
+        if frame.kind != "function" and lookup is not None:
+            value = lookup(test[1])  # a module or class body: the global (or class) name now
         box = test[2]
         keys = box[1] if box[0] == "values" else None
         if keys is None and lookup is not None:
@@ -185,7 +189,7 @@ class Frame_:
     """A running scope: module top level, a class body, or a called function."""
 
     __slots__ = ("kind", "module", "locals", "local_names", "global_names", "outer",
-                 "uncertain", "in_try", "fresh", "unsure_return")
+                 "uncertain", "in_try", "guards", "fresh", "unsure_return")
 
     def __init__(self, kind, module, local_names=frozenset(), global_names=frozenset(),
                  outer=None):
@@ -197,6 +201,7 @@ class Frame_:
         self.outer = outer  # the function a class body runs in: its locals are visible
         self.uncertain: str | None = None  # why code from here on may not run
         self.in_try = 0  # how many `try` statements enclose the running code (PEP 810)
+        self.guards: list = []  # the Try events whose body is running here, innermost last
         # why a `return` reached may not be the one CPython takes (a handler ran for an
         # exception that may not be raised), or None
         self.unsure_return: str | None = None

@@ -10,6 +10,7 @@ writes it), else from its `RECORD` (what was installed).
 from __future__ import annotations
 
 import os
+import sys
 
 META_SUFFIXES = (".dist-info", ".egg-info")
 
@@ -92,19 +93,34 @@ class Versions:
         self._modules: dict = {}  # (module, attr) -> (version, file) | None
         self._dists: dict = {}  # normalised name -> (version, file) | None
         self._read: dict[str, None] = {}
+        # for `installed`: set by of_environment (without them, nothing is known absent)
+        self._sites: tuple[str, ...] = ()
+        self._extra: tuple[str, ...] = ()
+        self._stdlib: frozenset[str] | None = None
+        self._path: tuple | None = None  # (importable top-level names, or None, per entry)
+        self._maybe: frozenset[str] = frozenset()
 
     @classmethod
     def of_environment(cls, roots) -> "Versions":
-        """Over the source roots, then the site-packages of the running interpreter."""
+        """Over the source roots, then the site-packages of the running interpreter; for
+        `installed`, also its PYTHONPATH, the paths `.pth` files add and its stdlib."""
         import site
         import sysconfig
         paths = sysconfig.get_paths()
-        extra = [paths.get("purelib"), paths.get("platlib")]
+        sites = [paths.get("purelib"), paths.get("platlib")]
         try:
-            extra.append(site.getusersitepackages())
+            sites.append(site.getusersitepackages())
         except AttributeError:  # a virtualenv's older site module
             pass
-        return cls([*roots, *(p for p in extra if p and os.path.isdir(p))])
+        sites = [p for p in dict.fromkeys(sites) if p and os.path.isdir(p)]
+        found = cls([*roots, *sites])
+        found._sites = tuple(os.path.normpath(p) for p in sites)
+        found._extra = tuple(os.path.normpath(p) for p in (
+            *os.environ.get("PYTHONPATH", "").split(os.pathsep),
+            paths.get("stdlib"), paths.get("platstdlib"),
+            os.path.join(paths.get("platstdlib") or "", "lib-dynload")) if p)
+        found._stdlib = stdlib_names()
+        return found
 
     def files(self) -> tuple[str, ...]:
         """The paths read, and every root: an install or upgrade renames a `*.dist-info`
@@ -139,8 +155,66 @@ class Versions:
             "version of distribution ")) if found is not None else None
 
     def hold(self, assumes) -> bool:
-        """Do the version assumptions among `assumes` still read the same?"""
-        return all(self.why(a) == a.why for a in assumes if a.kind == "version")
+        """Do the version and installation assumptions among `assumes` still read the
+        same?"""
+        return all(self.why(a) == a.why if a.kind == "version" else
+                   self.installed(a.name) is False for a in assumes
+                   if a.kind in ("version", "installed"))
+
+    # -- installed or not --
+    def installed(self, top: str) -> bool | None:
+        """Can `import top` find a module (statically: the names on the import path)? True:
+        a builtin or stdlib module, or a package, module or extension of that name on a
+        path entry; False: found on none of them; None: not known (no environment read, a
+        zip file on the path, a `.pth` file whose code may add a finder for it)."""
+        if self._stdlib is None:
+            return None
+        if top in self._stdlib or top in _REMOVED_STDLIB:
+            return True if top in self._stdlib else None
+        if self._path is None:
+            self._path, self._maybe = self._read_path()
+        for names in self._path:
+            if names is None or top in names:
+                return None if names is None else True
+        return None if top in self._maybe else False
+
+    def path_key(self) -> str:
+        """The import path `installed` reads, for the run cache's key ("" without one)."""
+        return "\0path:" + "\0".join((*self.roots, *self._extra)) if self._stdlib else ""
+
+    def absent_why(self, top: str) -> str:
+        """The `why` of an Assumption of kind "installed"."""
+        return (f"module {top} taken as not installed: found on none of the source roots, "
+                f"site-packages, PYTHONPATH or the stdlib of {sys.executable}")
+
+    def _read_path(self) -> tuple[tuple, frozenset[str]]:
+        """(the top-level names each entry of the import path holds, None for a zip
+        archive; the names `.pth` code may provide). `.pth` files in site-packages add the
+        directories they name; their lines of code run at startup (_quoted_names)."""
+        entries = list(dict.fromkeys((*self.roots, *self._extra)))
+        found: list = []
+        maybe: set = set()
+        for site_dir in self._sites:
+            for name in _listing(site_dir):
+                if not name.endswith(".pth"):
+                    continue
+                path = os.path.join(site_dir, name)
+                self._read[path] = None
+                for line in _read(path).splitlines():
+                    line = line.strip()
+                    if not line or line.startswith("#"):
+                        continue
+                    if line.startswith(("import ", "import\t")):
+                        maybe |= _quoted_names(line, site_dir)
+                    else:
+                        entries.append(os.path.normpath(os.path.join(site_dir, line)))
+        for entry in dict.fromkeys(entries):
+            self._read[entry] = None  # its listing decides what is there
+            if os.path.isfile(entry):
+                found.append(None)  # a zip archive: not listed here
+            else:
+                found.append(_importable(_listing(entry)))
+        return tuple(found), frozenset(maybe)
 
     # -- reading --
     def _source_of(self, module: str) -> str | None:
@@ -210,6 +284,53 @@ class Versions:
                     if line.lower().startswith("version:"):
                         return line.split(":", 1)[1].strip(), path
         return None
+
+
+# stdlib modules some supported Python versions have and others do not (PEP 594, PEP 632)
+_REMOVED_STDLIB = frozenset({
+    "aifc", "asynchat", "asyncore", "audioop", "cgi", "cgitb", "chunk", "crypt", "distutils",
+    "imghdr", "imp", "lib2to3", "mailcap", "msilib", "nis", "nntplib", "ossaudiodev", "pipes",
+    "smtpd", "sndhdr", "spwd", "sunau", "telnetlib", "tomllib", "uu", "xdrlib"})
+_MODULE_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
+
+
+def stdlib_names() -> frozenset[str] | None:
+    """The running interpreter's builtin and stdlib top-level names (None before 3.10)."""
+    names = getattr(sys, "stdlib_module_names", None)
+    return frozenset((*names, *sys.builtin_module_names)) if names is not None else None
+
+
+def _listing(path: str) -> list[str]:
+    try:
+        return sorted(os.listdir(path))
+    except OSError:
+        return []
+
+
+def _importable(names: list[str]) -> frozenset[str]:
+    """The top-level names a directory's entries make importable: a directory (a package,
+    or a namespace package), a module, bytecode or an extension module of any ABI."""
+    found = set()
+    for name in names:
+        stem, dot, _ = name.partition(".")
+        if not dot or name.endswith(_MODULE_SUFFIXES):
+            found.add(stem)  # a name without a dot may be a directory: taken as one
+    return frozenset(found)
+
+
+def _quoted_names(line: str, site_dir: str) -> frozenset[str]:
+    """A `.pth` line of code: the top-level names it, or a module of site-packages it
+    imports, names in quotes: a finder it installs may provide those (an editable install's
+    mapping; setuptools' `distutils-precedence.pth` names distutils)."""
+    import re
+    texts = [line]
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line):
+        for path in (os.path.join(site_dir, word + ".py"),
+                     os.path.join(site_dir, word, "__init__.py")):
+            if os.path.isfile(path):
+                texts.append(_read(path))
+    return frozenset(m.partition(".")[0] for text in texts for m in re.findall(
+        r"""['"]([A-Za-z_][A-Za-z0-9_.]*)['"]""", text))
 
 
 def version_why(name: str, found: tuple[str, str], distribution: bool) -> str:

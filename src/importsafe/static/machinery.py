@@ -166,6 +166,8 @@ class ImportMachinery:
     def e_Import(self, ev: Import, frame):
         if ev.call is None and self._is_lazy(ev, ev.module, frame):
             return self._bind_lazy(ev, frame)
+        if frame.guards and self.is_external(ev.module):
+            self.import_absent(ev.module, ev.line, frame)
         self.import_module(ev.module)
         if ev.call is not None:  # what the call returns, for an attribute read of it
             keep = ev.module if ev.call == "import_module" else ev.module.partition(".")[0]
@@ -186,6 +188,8 @@ class ImportMachinery:
         if ev.names[0][0] != "*" and ev.module != "__future__" \
                 and self._is_lazy(ev, ev.module, frame):
             return self._bind_lazy(ev, frame)
+        if frame.guards and ev.module and self.is_external(ev.module):
+            self.import_absent(ev.module, ev.line, frame)
         self.import_module(ev.module)
         if self.is_external(ev.module):
             if ev.names[0][0] == "*":

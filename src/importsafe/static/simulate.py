@@ -396,7 +396,11 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
     def _try(self, ev: Try, frame):
         try:
             try:
-                self.exec_block(ev.body, frame)
+                frame.guards.append(ev)
+                try:
+                    self.exec_block(ev.body, frame)
+                finally:
+                    frame.guards.pop()
             except SimError as err:
                 handler = self._handler_for(ev, err.info.exception, frame)
                 if handler is None:

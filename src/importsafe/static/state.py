@@ -244,9 +244,11 @@ class Program:
 
     def library_key(self) -> str:
         """What results may depend on beyond the modules they create: the tree's torch.ops
-        definitions and dask's defaults file ("" when it has neither)."""
+        definitions, dask's defaults file and the import path whose modules count as
+        installed ("" when it has none of them)."""
         ops = self.torch_ops
-        return (ops.key() if ops.namespaces or ops.definers else "") + self.dask_defaults.key()
+        return (ops.key() if ops.namespaces or ops.definers else "") + \
+            self.dask_defaults.key() + (self.versions.path_key() if self.versions else "")
 
     def extension_imported(self, name: str) -> str | None:
         """An extension module of the analysed tree (a compiled `.so`, which no fact

@@ -1,0 +1,1 @@
+FALLBACK = 1

@@ -1,0 +1,2 @@
+from .kinds import DONE
+W = Z = 1

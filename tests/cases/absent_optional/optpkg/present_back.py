@@ -1,0 +1,2 @@
+from .present import READY
+never = 1

@@ -1,0 +1,2 @@
+from .cyc import MODE
+slow = 1

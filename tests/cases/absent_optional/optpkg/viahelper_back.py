@@ -1,0 +1,2 @@
+from .viahelper import Y
+X = 1
