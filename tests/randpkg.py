@@ -176,6 +176,10 @@ class Generator:
         # (callreplay.class_attribute): a stream of its own
         self.method_rng = random.Random(seed * 86028121 + 3)
         self.p_method = self.method_rng.choice([0.0, 0.3, 0.7])
+        # an optional dependency installed nowhere imported in a try's body, before or after
+        # the guarded import (static/environment.import_absent): a stream of its own
+        self.optional_rng = random.Random(seed * 15485867 + 11)
+        self.p_optional = self.optional_rng.choice([0.0, 0.6, 1.0])
 
     # ------------------------------------------------------------------ helpers
     def stmt(self, m: Module, kind: str, priority: float, **kw) -> Stmt:
@@ -266,7 +270,7 @@ class Generator:
                 m.tc_style = self.rng.choice(["typing", "typing", "typing", "literal"])
         elif guard == "try":
             fallback = "\n".join(f"    {n} = None" for n in names)
-            text = self.gated(line, fallback) or f"try:\n    {line}\nexcept ImportError:\n{fallback}"
+            text = self.gated(line, fallback) or self.try_text(line, fallback)
         else:
             text = self.maybe_lazy(line)
         s = self.stmt(m, "import", self.import_priority(), text=text)
@@ -301,6 +305,18 @@ class Generator:
             "    return False\n"])
         inner = "\n".join("    " + ln for ln in line.split("\n"))
         return f"def {gate}(table):\n{body}\n\nif {gate}({table!r}):\n{inner}\nelse:\n{fallback}"
+
+    def try_text(self, line: str, fallback: str) -> str:
+        """`line` in a try/except ImportError with `fallback` in its handler; sometimes with
+        an import of a module installed nowhere before it (the guarded import never runs)
+        or after it (it runs, then the handler rebinds its names)."""
+        r = self.optional_rng
+        if r.random() >= self.p_optional:
+            return f"try:\n    {line}\nexcept ImportError:\n{fallback}"
+        absent = f"importsafe_absent_dependency_{r.randint(0, 3)}"
+        if r.random() < 0.5:
+            return f"try:\n    import {absent}\n    {line}\nexcept ImportError:\n{fallback}"
+        return f"try:\n    {line}\n    from {absent} import accel\nexcept ImportError:\n{fallback}"
 
     def names_loop(self, t: Module, names: list) -> str:
         """`from T import names` as names bound under computed keys, in one of the ways the
@@ -500,7 +516,7 @@ class Generator:
             return None
         if guard == "try":
             text = self.gated(line, f"    {local} = None") or \
-                f"try:\n    {line}\nexcept ImportError:\n    {local} = None"
+                self.try_text(line, f"    {local} = None")
         else:
             text = self.maybe_lazy(line)
         s = self.stmt(m, "import", self.import_priority(), text=text)
