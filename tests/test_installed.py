@@ -82,3 +82,40 @@ def test_verify_treats_other_distributions_as_dependencies(tmp_path):
     assert [d.code for d in compare(static, dynamic)] == ["IS201"]
     analysed = {str(tmp_path): frozenset({"dateutil"})}
     assert [d.code for d in compare(static, dynamic, (), analysed)] == ["IS203"]
+
+
+def test_installed_reads_the_import_path_statically(tmp_path, monkeypatch):
+    """Versions.installed: stdlib and builtins, packages, modules and extensions on the
+    source roots, site-packages, the directories `.pth` files add and PYTHONPATH; not known
+    (None) where a zip archive is on the path or `.pth` code names the module in quotes."""
+    from importsafe.static.installed import Versions
+    root, site, extra, added = (tmp_path / n for n in ("root", "site", "extra", "added"))
+    for d in (root, site, extra, added):
+        d.mkdir()
+    (root / "ownpkg").mkdir()
+    (site / "dep.py").write_text("")
+    (site / "native.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (site / "paths.pth").write_text(f"# a comment\n{added}\n")
+    (site / "finder.pth").write_text("import _finder; _finder.install()\n")
+    (site / "_finder.py").write_text("MAPPING = {'mapped': '/elsewhere/mapped'}\n")
+    (extra / "frompath.py").write_text("")
+    (added / "viapth").mkdir()
+    monkeypatch.setenv("PYTHONPATH", str(extra))
+    v = Versions.of_environment([str(root)])
+    v._sites = (str(site),)  # this test's site-packages, not the interpreter's
+    v.roots = (*v.roots, str(site))
+    assert v.installed("os") is True and v.installed("sys") is True
+    assert v.installed("ownpkg") is True and v.installed("dep") is True
+    assert v.installed("native") is True and v.installed("frompath") is True
+    assert v.installed("viapth") is True
+    assert v.installed("mapped") is None  # an editable install's finder may provide it
+    assert v.installed("importsafe_nowhere_xyz") is False
+    assert "installed" in v.absent_why("importsafe_nowhere_xyz")
+    zipped = Versions.of_environment([str(root)])
+    archive = tmp_path / "deps.zip"
+    import zipfile
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("inzip.py", "")
+    zipped._extra = (*zipped._extra, str(archive))
+    assert zipped.installed("importsafe_nowhere_xyz") is None
+    assert Versions([str(root)]).installed("importsafe_nowhere_xyz") is None  # no environment

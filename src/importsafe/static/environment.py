@@ -29,10 +29,11 @@ class OrdinaryEnvironment:
 
     def import_absent(self, name: str, line: int, frame) -> None:
         """An import of the external module `name` in the body of a `try` of this frame
-        that catches ModuleNotFoundError (an optional dependency): raise it when `name`'s
-        top-level package is installed nowhere (installed.Versions.installed), an
-        Assumption of kind "installed". Elsewhere an external module is taken to import
-        fine, as it would in the environment the package is meant to run in."""
+        whose handler for ModuleNotFoundError falls back without raising (an optional
+        dependency): raise it when `name`'s top-level package is installed nowhere
+        (installed.Versions.installed), an Assumption of kind "installed". Elsewhere, and
+        where the handler raises its own error (a required dependency), an external module
+        is taken to import fine, as in the environment the package is meant to run in."""
         versions = self.program.versions
         if not frame.guards or versions is None or not _caught(frame.guards):
             return
@@ -159,12 +160,13 @@ class OrdinaryEnvironment:
 
 def _caught(guards) -> bool:
     """Does the innermost of the running `try` bodies that decides it catch
-    ModuleNotFoundError? False where a handler's classes are not known."""
+    ModuleNotFoundError, with a handler that raises nothing (a fallback, not a required
+    dependency's own message)? False where a handler's classes are not known."""
     from .simulate import _KNOWN_EXC
     for ev in reversed(guards):
         for handler in ev.handlers:
             if handler.types is None or not _CATCH_ABSENT.isdisjoint(handler.types):
-                return True
+                return not handler.raises
             if any(t not in _KNOWN_EXC for t in handler.types):
                 return False
     return False

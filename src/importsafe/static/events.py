@@ -279,6 +279,7 @@ class Handler:
     body: tuple
     # what evaluating its class expression reads, ((name, attrs), ...) (shapes._handler_reads)
     reads: tuple = ()
+    raises: bool = False  # a `raise` statement in its body (a required dependency's guard)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,8 @@ class ControlFlow:
         for h in node.handlers:
             types = _handler_types(h.type)
             hbody = self.block(h.body, inner, scope)
-            handlers.append(Handler(h.lineno, types, h.name, hbody, _handler_reads(h.type)))
+            handlers.append(Handler(h.lineno, types, h.name, hbody, _handler_reads(h.type),
+                                    _has_raise(h.body)))
             if h.name and scope == "module":
                 self.bindings.setdefault(h.name, h.lineno)
         orelse = self.block(node.orelse, inner, scope)
@@ -310,3 +311,18 @@ def _returned_call(value, line: int, out: list) -> tuple | None:
         return None
     out[-1] = replace(last, returned=True)
     return ("call", chain[0], chain[1], value.args[0].id, last.passed)
+
+
+def _has_raise(stmts) -> bool:
+    """Is there a `raise` statement among `stmts`, at any depth of their blocks (not in a
+    def or class they define)?"""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        cls = node.__class__
+        if cls is ast.Raise:
+            return True
+        if cls not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            todo.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt) or
+                        n.__class__ is ast.ExceptHandler or n.__class__ is ast.match_case)
+    return False

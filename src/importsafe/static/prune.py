@@ -96,8 +96,7 @@ def prune_reads(events: tuple, rebinding: frozenset = frozenset(), seen: _Seen |
 
 def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
     body = prune_reads(ev.body, rebinding, seen.copy())
-    handlers = tuple(h.__class__(h.line, h.types, h.name, prune_reads(h.body, rebinding,
-                                                                        seen.copy()), h.reads)
+    handlers = tuple(replace(h, body=prune_reads(h.body, rebinding, seen.copy()))
                      for h in ev.handlers)
     orelse = prune_reads(ev.orelse, rebinding, seen.copy())
     final = prune_reads(ev.final, rebinding, seen.copy())
