@@ -86,7 +86,8 @@ def load(paths: Iterable[str], source_roots: Sequence[str] = (),
         target_version=target_version, strict=strict, load_functions=lambda name: read_functions(
             index[name], target_version, cache,
             facts[name].future_annotations if cache is None else None,
-            facts[name].def_spans if cache is None else (), env),
+            facts[name].def_spans if cache is None else (), env,
+            cache is None and facts[name].problem is None),
         env=env, versions=Versions.of_environment(roots))
     watch.extend(roots)
     watch.extend(ancestors_project_files(paths))

@@ -80,6 +80,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.parent: _Extractor | None = None  # the module's, for a function's
         self._whole: ast.Module | bool | None = None
         self._import_sources: dict | None = None  # imported_from(), once
+        self._lines: list | None = None  # the source's lines, for _text_of
         self._written: tuple | None = None  # attributes_written(), once
 
     def whole_tree(self) -> ast.Module | None:
@@ -95,6 +96,17 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                 except (SyntaxError, ValueError, RecursionError):
                     pass
         return self._whole or None
+
+    def _text_of(self, node) -> bytes | str | None:
+        """The source lines of a statement, when the module's text is known."""
+        if self.parent is not None:
+            return self.parent._text_of(node)
+        if self.source is None or getattr(node, "end_lineno", None) is None:
+            return None
+        if self._lines is None:
+            self._lines = self.source.split(b"\n" if self.source.__class__ is bytes else "\n")
+        joiner = b"\n" if self.source.__class__ is bytes else "\n"
+        return joiner.join(self._lines[node.lineno - 1:node.end_lineno])
 
     def imported_from(self, name: str) -> frozenset[str]:
         """The modules the file's imports bind `name` from anywhere (`from M import name`,
@@ -309,7 +321,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
                              frozenset(sub.declared_global), positional, defaults,
                              compile_function(node), _nested_import(node),
                              args.vararg.arg if args.vararg is not None else None,
-                             (tail,) if _returns_followed(node) else None)
+                             (tail,) if _returns_followed(node, self._text_of(node)) else None)
 
     def s_ClassDef(self, node, out, guard, scope):
         modelled = caching_getattr(node) if scope == "module" else None
@@ -493,12 +505,18 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def _returns_followed(node) -> bool:
+def _returns_followed(node, text=None) -> bool:
     """Is what a call of the function returns the value of the `return` its replay reaches?
     Not for a coroutine or a generator (the call returns an object, the body runs later),
-    nor with a `return` in a loop or a `finally` (how often a loop runs is not followed)."""
+    nor with a `return` in a loop or a `finally` (how often a loop runs is not followed).
+    `text`: the def's source; where it names neither `yield` nor `await`, only statements
+    are walked (expressions are most of a function's nodes)."""
     if node.__class__ is not ast.FunctionDef:
         return False
+    if text is not None:
+        words = ("yield", "await") if text.__class__ is str else (b"yield", b"await")
+        if words[0] not in text and words[1] not in text:
+            return _no_looped_return(node.body)
     todo = [(stmt, False) for stmt in node.body]
     while todo:
         sub, looped = todo.pop()
@@ -541,6 +559,27 @@ def _only_read(node, name: str) -> bool:
                 parents.get(up).__class__ is ast.Call and parents[up].func is up:
             continue
         return False
+    return True
+
+
+def _no_looped_return(body) -> bool:
+    """No `return` among the statements in a loop or a `finally` (not in defs or classes)."""
+    todo = [(stmt, False) for stmt in body]
+    while todo:
+        sub, looped = todo.pop()
+        cls = sub.__class__
+        if cls is ast.Return:
+            if looped:
+                return False
+            continue
+        if cls in _SCOPES:
+            continue
+        inner = looped or cls in _LOOPS
+        for field in ("body", "orelse", "handlers", "cases"):
+            for child in getattr(sub, field, ()):
+                todo.append((child, inner))
+        if cls is ast.Try or cls is ast.TryStar:
+            todo.extend((s, True) for s in sub.finalbody)
     return True
 
 

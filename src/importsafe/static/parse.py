@@ -57,13 +57,14 @@ def read_facts(info: ModuleInfo, target_version=(3, 11), bodies=True,
 
 def read_functions(info: ModuleInfo, target_version=(3, 11),
                    cache: FactsCache | None = None, future: bool | None = None,
-                   spans: tuple = (), env: tuple = ()) -> Mapping:
+                   spans: tuple = (), env: tuple = (), parsed: bool = False) -> Mapping:
     """(name, line) -> FunctionFacts with its body, for every module-level function; cached
     one entry per function (store.facts.EncodedFunctions): a call at import time loads the body it
     runs, not every body of its module. `future` and `spans`: the module's
-    ModuleFacts.future_annotations and def_spans, when known (FunctionsOnDemand)."""
+    ModuleFacts.future_annotations and def_spans, when known, and `parsed`: whether the
+    module's facts came from a whole parse of its source without error (FunctionsOnDemand)."""
     if cache is None:
-        return FunctionsOnDemand(info, target_version, future, spans, env)
+        return FunctionsOnDemand(info, target_version, future, spans, env, parsed)
 
     def make(source: bytes, digest: str | None, stub=None) -> "EncodedFunctions":
         facts = facts_from_source(source, info.name, info.path, info.kind == "package",
@@ -80,9 +81,12 @@ class FunctionsOnDemand(collections.abc.Mapping):
     any other, or when that cannot be done, gives all of them from one whole parse."""
 
     def __init__(self, info: ModuleInfo, target_version, future: bool | None = None,
-                 spans: tuple = (), env: tuple = ()):
+                 spans: tuple = (), env: tuple = (), parsed: bool = False):
         self.info, self.target_version, self.future = info, target_version, future
         self.env = env
+        # the source parsed whole without error already (its module facts): it has no syntax
+        # error for a function's own parse to miss, as with bytecode
+        self.parsed = parsed
         self.one: dict = {}
         self.every: Mapping | None = None
         self.source: bytes | None = None
@@ -109,7 +113,7 @@ class FunctionsOnDemand(collections.abc.Mapping):
                 self.source = read_bytes(self.info.path)
             except OSError:
                 return None  # read_facts reports it
-            self.compiles = compiled_before(self.info.path, self.source)
+            self.compiles = self.parsed or compiled_before(self.info.path, self.source)
             if self.compiles:
                 self.rebinding = declared_global(self.source)
         if not self.compiles:
