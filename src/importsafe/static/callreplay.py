@@ -56,6 +56,14 @@ class CallReplay:
         self.last_return = None
         if ev.attrs and ev.attrs[-1] in MUTATING:
             self.method_changes(ev, frame)
+        if ev.passed is not None and len(ev.passed) > 4 and ev.passed[4] and \
+                NEW not in ev.attrs:
+            try:
+                callee = self.resolve(ev.name, ev.attrs, frame)
+            except (SimError, SimUnknown):
+                callee = None  # the call's own reads raise
+            if callee is not None and callee[0] == "v":  # no code of the analysed tree
+                self.escape_arguments(ev, frame)
         if ev.returned:
             return  # the Exit after it makes the call (returned_call)
         if ev.name == "super" and len(ev.attrs) == 1 and frame.kind == "function" and \
@@ -488,7 +496,10 @@ class CallReplay:
         self.frames.append(frame)
         try:
             self.exec_block(func.body, frame)
-            returned = func.returns and self.returned_plain(func.returns[0], frame)
+            tail = func.returns[0] if func.returns else None
+            if tail is not None and tail[0] == "ref" and not tail[2]:
+                self.escape(tail[1], frame)  # the caller holds it now, not followed
+            returned = func.returns and self.returned_plain(tail, frame)
         except FunctionReturn as exit_:
             returned = func.returns and not exit_.raised and self.returned_plain(exit_.value,
                                                                                  frame)
@@ -988,6 +999,8 @@ class CallReplay:
                 value = None
         elif ev.value is not None and ev.value[0] == "ref":
             value = self.returned_plain(ev.value, frame)
+            if value is None and not ev.value[2]:
+                self.escape(ev.value[1], frame)  # the caller holds it now, not followed
         raise FunctionReturn(ev.exception, self.handled, value)
 
     def returned_plain(self, spec, frame):

@@ -145,6 +145,19 @@ class Exit:
     value: tuple | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """`names` are read where a container they hold may come to be held, or changed,
+    where the simulator does not follow it: the value stored in an object's attribute, the
+    receiver of a changing method reached through an item or a call (`TABLE["k"].append(x)`);
+    with `held`, the elements of a display that is kept (assigned, returned), which change
+    only with a change not followed of what holds them."""
+
+    line: int
+    names: tuple[str, ...]
+    held: bool = False
+
+
 # a FunctionFacts default `{}` (no constant of a parsed literal is a tuple)
 EMPTY_DICT = ("\0dict",)
 

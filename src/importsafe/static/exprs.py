@@ -9,7 +9,8 @@ import ast
 import string
 from dataclasses import replace
 
-from .events import Bind, Call, ComputedImport, GetAttr, If, Import, SetAttr, SetItem, Use
+from .events import (Bind, Call, ComputedImport, Escape, GetAttr, If, Import, SetAttr,
+                     SetItem, Use)
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "conversion", "is_async",
@@ -259,8 +260,8 @@ def passed_arguments(call: ast.Call) -> tuple | None:
     keyword, value) pairs[, the arguments that are names: (position or keyword, name)
     pairs[, the locations computed from `__file__`: (position or keyword, path_spec)
     pairs[, entries of names' values: (position or keyword, ("index", name, keys))[, dict
-    displays: (position or keyword, the value as the simulator holds it: shapes._dict_value)]]]]), or
-    None with *args / **kwargs."""
+    displays: (position or keyword, the value as the simulator holds it:
+    shapes._dict_value)]]]]), or None with *args / **kwargs."""
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
         return None
@@ -447,6 +448,11 @@ def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
             elif chain[0] not in shadow:
                 out.append(Use(node.lineno, chain[0], chain[1]))
             continue
+        if cls is ast.Call and node.func.__class__ is ast.Attribute and \
+                node.func.attr in CHANGING and attr_chain(node.func) is None:
+            root = _receiver_root(node.func.value)
+            if root is not None and root not in shadow:
+                stack.append(("event", Escape(node.lineno, (root,))))
         if cls is ast.Call:
             if node.func.__class__ is ast.Name and node.func.id in _CONSUMERS and \
                     len(node.args) == 1 and node.args[0].__class__ is ast.GeneratorExp:
@@ -550,6 +556,40 @@ def expr_events(root, import_call=None, decide=None, environ=None, branch=None,
                 children.append(value)
         stack.extend(reversed(children))
     return out
+
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+# methods of list, dict and set that change the object in place (mutation.MUTATING too)
+CHANGING = frozenset({
+    "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update",
+    "setdefault", "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
+    "__iadd__", "__ior__", "difference_update", "intersection_update",
+    "symmetric_difference_update"})
+
+
+def held_names(node) -> tuple[str, ...]:
+    """The names the displays of a value that is kept (assigned, returned) hold as elements
+    (dict keys and values), at any depth of displays: `{"mods": NAMES}`, `[A, (B, C)]`."""
+    found: list[str] = []
+    todo = [node] if node.__class__ in _DISPLAYS else []
+    while todo:
+        display = todo.pop()
+        elts = (*(k for k in display.keys if k is not None), *display.values) \
+            if display.__class__ is ast.Dict else display.elts
+        for e in elts:
+            if e.__class__ is ast.Name:
+                found.append(e.id)
+            elif e.__class__ in _DISPLAYS:
+                todo.append(e)
+    return tuple(dict.fromkeys(found))
+
+
+def _receiver_root(node) -> str | None:
+    """The name an item or call chain starts from (`TABLE` of `TABLE["k"][0]`, `get` of
+    `get()`), or None."""
+    while node.__class__ in (ast.Subscript, ast.Attribute, ast.Call):
+        node = node.func if node.__class__ is ast.Call else node.value
+    return node.id if node.__class__ is ast.Name else None
 
 
 def target_events(target, line: int, reads_only: bool = False) -> list:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import ast
 
 from .conditions import NOT_ENV, env_names, env_read, environ_item, fold
-from .events import Bind, Def, Del, Dynamic, SetItem, Use
+from .events import Bind, Def, Del, Dynamic, Escape, SetItem, Use
 from .execfile import registers_for_exec
-from .exprs import (PATH_NODES, anchored, attr_chain, getattr_read, item_base, passed_arguments,
-                    path_spec, spell,
-                    target_events)
+from .exprs import (PATH_NODES, anchored, attr_chain, getattr_read, held_names, item_base,
+                    passed_arguments, path_spec, spell, target_events)
 from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
 from .shapes import (
@@ -29,6 +28,14 @@ class Bindings:
     # -- assignments ----------------------------------------------------------------------
     def s_Assign(self, node, out, guard, scope):
         self.expr(node.value, out, scope)
+        held = held_names(node.value)
+        if held:  # a display's elements: kept by the new container
+            out.append(Escape(node.lineno, held, True))
+        if node.value.__class__ is ast.Name and any(
+                t.__class__ is ast.Attribute or t.__class__ is ast.Subscript and
+                item_base(t) is None for t in node.targets):
+            # kept by an object's attribute, or by an item of a container no name reaches
+            out.append(Escape(node.lineno, (node.value.id,)))
         if scope == "module" and _is_globals_call(node.value) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], ast.Name) and \
                 _stores(self.tree, node.targets[0].id) == 1 and \

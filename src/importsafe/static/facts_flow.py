@@ -9,10 +9,10 @@ from .conditions import decide_condition, narrowing, runtime_test
 from .helpers import ADD_NEWDOC, add_newdoc_read
 from .purefn import compile_expr
 from .events import (
-    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ComputedImport, Dynamic, Exit,
-    ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
+    IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ComputedImport, Dynamic, Escape,
+    Exit, ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
 )
-from .exprs import attr_chain
+from .exprs import attr_chain, held_names
 from .shapes import (
     _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
     _is_empty_literal, _literal_values, _loop_source, _setattr_key, _update_names,
@@ -178,6 +178,9 @@ class ControlFlow:
 
     def s_Return(self, node, out, guard, scope):
         self.generic(node, out, scope)
+        held = held_names(node.value) if node.value is not None else ()
+        if held:  # the caller keeps the display, and what it holds
+            out.append(Escape(node.lineno, held, True))
         if scope == "function":
             chain = attr_chain(node.value) if node.value is not None else None
             if node.value is None:

@@ -10,15 +10,18 @@ two that displays of the same run made (`X = {}` and `Y = {}`): those are never 
 """
 from __future__ import annotations
 
+from .exprs import CHANGING
 from .frames import SimError, SimUnknown
 from .state import FORGOTTEN, MISSING, OPAQUE
 
-# methods of list, dict and set that change the object in place
-MUTATING = frozenset({
-    "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update",
-    "setdefault", "add", "discard", "sort", "reverse", "__setitem__", "__delitem__",
-    "__iadd__", "__ior__", "difference_update", "intersection_update",
-    "symmetric_difference_update"})
+MUTATING = CHANGING
+# builtins that neither change their arguments nor keep them where others could change them
+KEEPS_NOTHING = frozenset({
+    "len", "sorted", "list", "tuple", "set", "frozenset", "dict", "iter", "next",
+    "enumerate", "zip", "reversed", "map", "filter", "isinstance", "issubclass", "print",
+    "repr", "str", "bytes", "int", "float", "bool", "complex", "any", "all", "min", "max",
+    "sum", "hash", "id", "type", "hasattr", "callable", "format", "range", "ascii", "abs",
+    "round", "divmod", "ord", "chr", "bin", "hex", "oct"})
 _CONTAINERS = ("dict", "all")
 MAX_ENTRIES = 4096
 
@@ -67,6 +70,55 @@ class Mutations:
         outer = frame.outer
         if outer is not None and outer.fresh and name in outer.fresh:
             outer.fresh.discard(name)
+
+    def e_Escape(self, ev, frame):
+        if ev.held:
+            for name in ev.names:
+                value = self.lookup_quiet(name, frame)
+                if value.__class__ is tuple and value[0] in _CONTAINERS:
+                    self.held[id(value)] = value
+            return
+        for name in ev.names:
+            self.escape(name, frame)
+        # what displays hold may be what changed (`TABLE = {"k": NAMES}` then
+        # `TABLE["k"].append(x)`); a run replayed from the memo marks none (a sound loss
+        # only where a display of one module is changed through in another)
+        held, self.held = self.held, {}
+        for value in held.values():
+            self._forget_shared(value, OPAQUE)
+
+    def escape(self, name: str, frame) -> None:
+        """A container `name` holds may be held or changed from here on where the
+        simulator does not follow it: every name holding it, or one inside it, holds a value
+        not known (a changed container, as far as they can tell)."""
+        try:
+            value = self.lookup(name, frame)
+        except (SimError, SimUnknown):
+            return  # the read is an event of its own
+        if value.__class__ is not tuple or value[0] not in _CONTAINERS:
+            return
+        self.container_changed(name, (), frame, "change")
+        for inner in _nested(value, 0):
+            self._forget_shared(inner, OPAQUE)
+
+    def escape_arguments(self, ev, frame) -> None:
+        """A call of code not replayed (a library's, an object's not known): the containers
+        its arguments name may be changed by it, or kept (a builtin that does neither is
+        not such a call; nor a method of a container, which keeps none of its arguments)."""
+        passed = ev.passed
+        if passed is None or len(passed) < 5 or not passed[4]:
+            return
+        if not ev.attrs and ev.name in KEEPS_NOTHING and self.reads_builtin(ev.name, frame):
+            return
+        if ev.attrs:
+            try:
+                receiver = self.resolve(ev.name, ev.attrs[:-1], frame)
+            except (SimError, SimUnknown):
+                receiver = None
+            if receiver is not None and receiver[0] in _CONTAINERS + ("lit",):
+                return
+        for _, name in passed[4]:
+            self.escape(name, frame)
 
     def e_SetItem(self, ev, frame):
         self.container_changed(ev.name, ev.attrs, frame, ev.op, ev.key, ev.value)
@@ -233,3 +285,14 @@ def _holds(value: tuple, old: tuple, same, depth: int = 0) -> bool:
         return False
     return any(v.__class__ is tuple and v and _holds(v, old, same, depth + 1)
                for _, v in value[1])
+
+
+def _nested(value: tuple, depth: int):
+    """The containers a container value holds, at any depth (a few levels)."""
+    if depth > 8 or len(value) < 2 or value[1].__class__ is not tuple:
+        return
+    for entry in value[1]:
+        inner = entry[1] if entry.__class__ is tuple and len(entry) == 2 else None
+        if inner.__class__ is tuple and inner and inner[0] in _CONTAINERS:
+            yield inner
+            yield from _nested(inner, depth + 1)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .events import (
-    Bind, Call, ClassBody, Def, Del, Dynamic, If, Import, ImportFrom, SetAttr, SetItem, Try,
-    Use, bound_names, walk,
+    Bind, Call, ClassBody, Def, Del, Dynamic, Escape, If, Import, ImportFrom, SetAttr, SetItem,
+    Try, Use, bound_names, walk,
 )
 
 
@@ -121,7 +121,7 @@ def _unread_dropped(body: tuple, methods: set[str]) -> tuple:
         cls = ev.__class__
         if cls is Use or cls is Call or cls is SetAttr or cls is SetItem:
             read.add(ev.name)
-        elif cls is Del:
+        elif cls is Del or cls is Escape:
             read.update(ev.names)
         elif cls is Bind and ev.value is not None and ev.value[0] not in ("eval", "new"):
             # (an evaluated value, a call's, reads what its Use events name)

@@ -27,8 +27,9 @@ from .lazy import LAZY_TARGET, LazyImports
 from .torchops import OPS_MODULE
 from .state import MISSING, OPAQUE, AfterImport, ImportState, ModState, Program
 from .events import (
-    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, ExecFile, ExecSource,
-    Exit, ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, SetItem, Try, Use,
+    LOOP_ELSE, Bind, Call, ClassBody, ComputedImport, Def, Del, Dynamic, Escape, ExecFile,
+    ExecSource, Exit, ForEach, GetAttr, If, Import, ImportFrom, Jump, Raise, SetAttr, SetItem,
+    Try, Use,
 )
 
 _EXC_BASES = {
@@ -616,7 +617,7 @@ def _from_ancestors(entry: str, program: Program, normal: dict, sim, mode: str =
 
 Simulator.dispatch = {cls: getattr(Simulator, "e_" + cls.__name__) for cls in (
     Use, Call, Exit, Raise, Import, ImportFrom, Bind, SetAttr, Del, Dynamic, Def, ClassBody, If,
-    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile, ExecSource, SetItem)}
+    Try, ComputedImport, GetAttr, ForEach, Jump, ExecFile, ExecSource, SetItem, Escape)}
 
 
 def traced_run(program: Program, entry: str, mode: str) -> tuple[Result, list]:

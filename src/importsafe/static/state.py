@@ -462,6 +462,9 @@ class ImportState:
         # and the ids of the variants this run recorded
         self.distinct: dict[int, tuple] = {}
         self.recorded: set[int] = set()
+        # id -> container value an element of a kept display names (mutation.Mutations.escape):
+        # changed with the display's object where that change is not followed
+        self.held: dict[int, tuple] = {}
         self.supers: list = []  # callreplay.CallReplay.supers
         # PEP 810: children lazily named under each module (docs/lazy.md L3), and the lazy
         # proxies being resolved now ((holder module, name) -> True)

@@ -20,7 +20,7 @@ from ..static.discover import ModuleInfo
 from ..static.events import (Bind, Call, ClassBody, Def, Del, Dynamic, Exit, FileProblem,
                              FunctionFacts, Handler, If, Import, ImportFrom, ModuleFacts, Raise,
                              SetAttr, SetItem, Try, Use, ComputedImport, GetAttr, ForEach,
-                             Jump, ExecFile, ExecSource)
+                             Jump, ExecFile, ExecSource, Escape)
 
 MARSHAL_VERSION = 4
 MAGIC = b"importsafe-cache"
@@ -30,7 +30,7 @@ _LOADS_KW = {"allow_code": False} if sys.version_info >= (3, 13) else {}
 CLASSES = (Import, ImportFrom, Use, Call, Bind, SetAttr, Del, Dynamic, Exit, Raise, If, Handler,
            Try, FunctionFacts, Def, ClassBody, FileProblem, ModuleFacts, Frame, ErrorInfo,
            Result, Diagnostic, Report, ModuleInfo, ComputedImport, GetAttr, ForEach, Jump,
-           Assumption, ExecFile, ExecSource, SetItem)
+           Assumption, ExecFile, ExecSource, SetItem, Escape)
 # fields that hold objects of CLASSES: "many" a tuple of them (or None), "one" one or None;
 # every other field is a plain value
 NESTED = {

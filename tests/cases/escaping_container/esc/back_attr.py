@@ -1,0 +1,1 @@
+from .attr import X

@@ -1,0 +1,1 @@
+from .display import X

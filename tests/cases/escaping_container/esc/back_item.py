@@ -1,0 +1,1 @@
+from .item import X

@@ -1,0 +1,1 @@
+from .returned import X
