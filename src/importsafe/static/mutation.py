@@ -74,8 +74,8 @@ class Mutations:
     def e_Escape(self, ev, frame):
         if ev.held:
             for name in ev.names:
-                value = self.lookup_quiet(name, frame)
-                if value.__class__ is tuple and value[0] in _CONTAINERS:
+                value = self._held_value(name, frame)
+                if value is not None:
                     self.held[id(value)] = value
             return
         for name in ev.names:
@@ -91,15 +91,27 @@ class Mutations:
         """A container `name` holds may be held or changed from here on where the
         simulator does not follow it: every name holding it, or one inside it, holds a value
         not known (a changed container, as far as they can tell)."""
-        try:
-            value = self.lookup(name, frame)
-        except (SimError, SimUnknown):
-            return  # the read is an event of its own
-        if value.__class__ is not tuple or value[0] not in _CONTAINERS:
+        value = self._held_value(name, frame)
+        if value is None:
             return
         self.container_changed(name, (), frame, "change")
         for inner in _nested(value, 0):
             self._forget_shared(inner, OPAQUE)
+
+    def _held_value(self, name: str, frame):
+        """The container `name` holds here, or None; a plain look in the scopes, which
+        neither raises nor assumes (the read itself is an event of its own)."""
+        if frame.kind == "function" and name in frame.local_names:
+            value = frame.locals.get(name)
+        elif frame.kind == "class" and name in frame.locals:
+            value = frame.locals[name]
+        elif frame.kind == "class" and frame.outer is not None and \
+                name in frame.outer.local_names:
+            value = frame.outer.locals.get(name)
+        else:
+            value = self.ns_get(frame.module, name)
+        return value if value.__class__ is tuple and value and value[0] in _CONTAINERS \
+            else None
 
     def escape_arguments(self, ev, frame) -> None:
         """A call of code not replayed (a library's, an object's not known): the containers
