@@ -14,7 +14,7 @@ from .exprs import CHANGING
 from .frames import SimError, SimUnknown
 from .state import FORGOTTEN, MISSING, OPAQUE
 
-MUTATING = CHANGING
+MUTATING = CHANGING  # methods of list, dict and set that change the object in place
 # builtins that neither change their arguments nor keep them where others could change them
 KEEPS_NOTHING = frozenset({
     "len", "sorted", "list", "tuple", "set", "frozenset", "dict", "iter", "next",
