@@ -509,28 +509,20 @@ def _returns_followed(node, text=None) -> bool:
     """Is what a call of the function returns the value of the `return` its replay reaches?
     Not for a coroutine or a generator (the call returns an object, the body runs later),
     nor with a `return` in a loop or a `finally` (how often a loop runs is not followed).
-    `text`: the def's source; where it names neither `yield` nor `await`, only statements
-    are walked (expressions are most of a function's nodes)."""
+    `text`: the def's source; where it names neither `yield` nor `await`, its expressions
+    (most of its nodes) are not walked for them."""
     if node.__class__ is not ast.FunctionDef:
         return False
-    if text is not None:
-        words = ("yield", "await") if text.__class__ is str else (b"yield", b"await")
-        if words[0] not in text and words[1] not in text:
-            return _no_looped_return(node.body)
-    todo = [(stmt, False) for stmt in node.body]
-    while todo:
-        sub, looped = todo.pop()
-        cls = sub.__class__
-        if cls in (ast.Yield, ast.YieldFrom, ast.Await) or cls is ast.Return and looped:
-            return False
-        if cls in _SCOPES:
-            continue
-        if cls is ast.Try or cls is ast.TryStar:
-            todo.extend((s, True) for s in sub.finalbody)
-        inner = looped or cls in _LOOPS
-        todo.extend((child, inner) for child in ast.iter_child_nodes(sub)
-                    if not ((cls is ast.Try or cls is ast.TryStar) and child in sub.finalbody))
-    return True
+    words = ("yield", "await") if text.__class__ is str else (b"yield", b"await")
+    if text is None or words[0] in text or words[1] in text:
+        todo = list(node.body)
+        while todo:
+            sub = todo.pop()
+            if sub.__class__ in (ast.Yield, ast.YieldFrom, ast.Await):
+                return False
+            if sub.__class__ not in _SCOPES:
+                todo.extend(ast.iter_child_nodes(sub))
+    return _no_looped_return(node.body)
 
 # methods of a dict that neither change it nor let it escape changed
 _READ_METHODS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
