@@ -37,7 +37,7 @@ def keys(report) -> dict:
     return {(r.entry, r.mode): outcome_key(result_dict(r)) for r in report.results}
 
 
-NO_FORK_SAMPLE = 4  # entries a case is run with --no-fork on: failing ones first
+NO_FORK_SAMPLE = 2  # entries a case is run with --no-fork on: a failing one first
 
 
 def modes_of(expected) -> tuple:
