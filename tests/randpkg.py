@@ -338,7 +338,10 @@ class Generator:
             items = ", ".join(f"{n!r}: getattr(_gl_m, {n!r})" for n in names)
             return head + f"globals().update({{{items}}})"
         body = bodies[form % len(bodies)]
-        return ("import sys\n" if "sys." in body else "") + head + \
+        if "sys.modules" in body and r.random() < 0.5:  # the module itself bound to a name
+            head += "_gl_this = sys.modules[__name__]\n"
+            body = body.replace("sys.modules[__name__]", "_gl_this")
+        return ("import sys\n" if "sys." in body or "sys." in head else "") + head + \
             loops[form // len(bodies)] + "\n" + body
 
     def add_loader_names(self, m: Module, t: Module, names: list) -> list:

@@ -131,6 +131,9 @@ class Dynamic:
     update: tuple | None = None
     # what the key is bound to, when followed: ("ref", name, attrs), ("getattr", name, parts)
     value: tuple | None = None
+    # `setattr(name.attrs, key, ...)`: ("ref", name, attrs) of the object it binds an
+    # attribute of, a module's namespace when it is one (else nothing the simulator keeps)
+    target: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ import ast
 from .conditions import NOT_ENV, env_names, env_read, environ_item, fold
 from .events import Bind, Def, Del, Dynamic, Escape, SetItem, Use
 from .execfile import registers_for_exec
-from .exprs import (PATH_NODES, anchored, attr_chain, getattr_read, held_names, item_base,
-                    passed_arguments, path_spec, spell, target_events)
+from .exprs import (PATH_NODES, _own_module, anchored, attr_chain, getattr_read, held_names,
+                    item_base, passed_arguments, path_spec, spell, target_events)
 from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
 from .shapes import (
@@ -257,6 +257,8 @@ class Bindings:
             # `if HAVE_X:` reads when it runs
             return ("lit", value.value)
         if value.__class__ is ast.Subscript:
+            if _own_module(value) and self.name:  # `this = sys.modules[__name__]`
+                return ("module", self.name, "import_module")
             item = environ_item(value, self.env)
             if item.__class__ is str:  # (unset, the read raises KeyError first)
                 return ("lit", item)

@@ -12,11 +12,11 @@ from .events import (
     IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ComputedImport, Dynamic, Escape,
     Exit, ForEach, GetAttr, Handler, If, Jump, Raise, Try, walk,
 )
-from .exprs import attr_chain, held_names
+from .exprs import attr_chain, held_names, spell
 from .shapes import (
     _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
-    _is_empty_literal, _literal_values, _loop_source, _setattr_key, _update_names,
-    _update_source, names_bound_in,
+    _is_empty_literal, _literal_values, _loop_source, _setattr_key, _setattr_target,
+    _update_names, _update_source, names_bound_in,
 )
 
 
@@ -230,6 +230,15 @@ class ControlFlow:
                 out.append(Dynamic(node.lineno, dyn, key=key, update=_update_source(value),
                                    value=_bound_value(self._value_of(value.args[2], [])
                                                       if key is not None else None)))
+                return
+            target = _setattr_target(value) if self._plain_name("setattr") else None
+            if target is not None:
+                self.expr(value, out, scope)
+                key = spell(value.args[1])
+                out.append(Dynamic(node.lineno, "setattr() with a computed name on a module",
+                                   key=key, target=target,
+                                   value=_bound_value(self._value_of(value.args[2], []))
+                                   if key is not None else None))
                 return
             chain = attr_chain(value.func)
             if chain and not chain[1] and self.helpers.get(chain[0]) in ADD_NEWDOC:

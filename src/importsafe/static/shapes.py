@@ -370,6 +370,17 @@ def _setattr_key(call: ast.Call) -> tuple | None:
     return None
 
 
+def _setattr_target(call: ast.Call) -> tuple | None:
+    """`setattr(name.attrs, key, value)`: ("ref", name, attrs) of the object, when it is an
+    attribute chain (sys.modules[__name__] is _dynamic_call's)."""
+    if isinstance(call.func, ast.Name) and call.func.id == "setattr" and \
+            len(call.args) == 3 and not call.keywords:
+        chain = attr_chain(call.args[0])
+        if chain is not None:
+            return ("ref", *chain)
+    return None
+
+
 def _update_call(call: ast.Call):
     """The one mapping argument of `globals().update(mapping)`, else None."""
     func = call.func

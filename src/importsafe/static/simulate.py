@@ -261,6 +261,9 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 frame.locals.pop(name, None)
 
     def e_Dynamic(self, ev: Dynamic, frame):
+        if ev.target is not None:
+            self.set_attribute(ev, frame)
+            return
         if ev.elsewhere:
             # which module it replaces is not known: most likely the one whose top level
             # called it (with its own __name__), so any name may be bound there now
@@ -277,6 +280,22 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
             return
         reason = f"{ev.reason} (line {ev.line})"
         self.write(frame.module, "dynamic", ((ev.prefix, reason),) if ev.prefix else reason)
+
+    def set_attribute(self, ev: Dynamic, frame):
+        """`setattr(target, key, value)`: as `target.key = value` where the key is known now,
+        else any name of the target module may be bound from here on."""
+        try:
+            target = self.resolve(ev.target[1], ev.target[2], frame)
+        except (SimError, SimUnknown):
+            return  # the call's own reads made that failure, or left it unknown
+        st = self.deref(target) if target[0] == "m" else None
+        if st is None or st.opaque:
+            return
+        name = self.spell(ev.key, frame) if ev.key is not None else None
+        if name is not None:
+            self.write(st, "set", name, self.bound_value(ev.value, frame))
+        else:
+            self.write(st, "dynamic", f"{ev.reason} ({frame.module.info.path}, line {ev.line})")
 
     def e_Def(self, ev: Def, frame):
         module = frame.module

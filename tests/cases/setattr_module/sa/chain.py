@@ -1,0 +1,4 @@
+import sa.base
+
+setattr(sa.base, "C", 3)
+print_me = sa.base.C

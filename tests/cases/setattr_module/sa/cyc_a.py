@@ -1,0 +1,4 @@
+from . import base
+from . import cyc_b
+
+setattr(base, "LATE", 1)
