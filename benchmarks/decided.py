@@ -135,7 +135,7 @@ PIN_MARKER = ".decided-pin.json"
 UNKNOWN_MAX_PACKAGE = 1.0  # % of a package's (entry, mode) pairs
 UNKNOWN_MAX_OVERALL = 0.3  # % of all pairs
 TOP_REASONS = 5
-VERIFY_CODES = ("IS201", "IS202", "IS203", "IS206", "IS207")
+VERIFY_CODES = ("IS201", "IS202", "IS203", "IS206", "IS207", "IS208")
 
 
 class Skip(Exception):
@@ -764,7 +764,7 @@ def survey(args: argparse.Namespace, log_path: Path, stamp: str) -> int:
                 verified[name] = res
                 c = res["counts"]
                 print(f"  {name:14} IS201 {c['IS201']} (silent {res['silent_misses']}), IS202 {c['IS202']}, "
-                      f"IS203 {c['IS203']}, IS206 {c['IS206']}, IS207 {c['IS207']}; {res['wall_s']:.0f} s, venv {res['install']}",
+                      f"IS203 {c['IS203']}, IS206 {c['IS206']}, IS207 {c['IS207']}, IS208 {c.get('IS208', 0)}; {res['wall_s']:.0f} s, venv {res['install']}",
                       flush=True)
                 for g in is201_groups(res["is201"]):
                     print(f"      {g['count']:4} IS201 x static {g['static']} / real {g['dynamic']} at {g['site']}"

@@ -475,3 +475,22 @@ def test_an_optional_dependency_reraised_in_own_words_is_an_external_assumption(
     assert found[("op.geo", "normal")] == "IS203"
     assert static.result("op.own", "normal").outcome == "error"
     assert found.get(("op.own", "normal")) != "IS203"
+
+
+def test_a_module_the_interpreter_imports_at_startup_is_no_disagreement(tmp_path):
+    """An entry imported while the interpreter starts (here by sitecustomize, in a venv by a
+    `.pth` file) cannot be imported first: IS208, not IS201, whatever static analysis says."""
+    src = tmp_path / "src"
+    (src / "early").mkdir(parents=True)
+    (src / "early" / "__init__.py").write_text("VALUE = 1\n")
+    (src / "early" / "late.py").write_text("from . import VALUE\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(f"import sys\nsys.path.insert(0, {str(src)!r})\n"
+                                           "import early\n")
+    merged, dynamic = api.verify([str(src / "early")], modes=("normal",),
+                                 env={"PYTHONPATH": str(site)})
+    assert dynamic.result("early", "normal").outcome == "crash"
+    assert "already loaded before the entry" in dynamic.result("early", "normal").reason
+    assert {(d.entry, d.code) for d in merged.diagnostics if d.code.startswith("IS2")} == \
+        {("early", "IS208"), ("early.late", "IS208")}

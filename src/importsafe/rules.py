@@ -321,6 +321,19 @@ RULES: dict[str, Rule] = {r.code: r for r in (
                  "over a file it reads, and the file has eight rows.",
          fix="Bind the name (or stop reading it); `check --strict` reports such reads as "
              "unknown instead. **Safe automatic fix:** none."),
+    Rule("IS208", "loaded-at-startup", "info",
+         "the interpreter imported the module before the probe ran, so its first import "
+         "cannot be run; the static prediction is not checked",
+         what="`check --verify` could not run the first import of the entry: the interpreter "
+              "had imported it (or an ancestor package) while starting, before any job ran, "
+              "most often through a `.pth` file in site-packages (setuptools' "
+              "`distutils-precedence.pth` imports `_distutils_hack`) or `sitecustomize`. The "
+              "real run reports it as a crash; the static prediction stands unchecked.",
+         why="Not a disagreement: in this environment no import order runs the module "
+             "first, so there is nothing to compare the prediction with.",
+         example="`_distutils_hack` in a venv with setuptools installed.",
+         fix="None needed; to check the module for real, run the interpreter with `-S` or "
+             "without the `.pth` file. **Safe automatic fix:** none."),
     Rule("IS301", "unknown-code-in-suppression", "error",
          "a `# importsafe: ignore[...]` comment names a code that is no importsafe rule",
          what="Reports each code in an `# importsafe: ignore[...]` comment that is not the code "

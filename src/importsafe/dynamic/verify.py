@@ -15,8 +15,9 @@ run-time values, which static analysis does not evaluate: IS206 (info), on the s
 conditions; so does an ImportError that the code raises itself, naming no module ("Could not
 find the GEOS library"), and an AttributeError of an object that is no module (a ctypes
 library without a symbol). A real failure on exactly a name the static result assumed bound
-(the ordinary-order rule, `Result.assumes`) is IS207 (warning). Every other difference is
-IS201 (error).
+(the ordinary-order rule, `Result.assumes`) is IS207 (warning). An entry the interpreter
+imported while starting (a `.pth` file), which no job can import first, is IS208 (info).
+Every other difference is IS201 (error).
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from ..static.discover import EXTENSION_SUFFIXES, loaded_file
 from ..static.facts import resolve_relative
 
 RUN_RULES: dict[str, Rule] = {c: RULES[c] for c in ("IS201", "IS202", "IS203", "IS204",
-                                                     "IS205", "IS206", "IS207")}
+                                                     "IS205", "IS206", "IS207", "IS208")}
+STARTUP_LOADED = "already loaded before the entry"  # the probe's reason (probe.run_one)
 SYNTAX_ERRORS = frozenset({"SyntaxError", "IndentationError", "TabError"})
 # what the import system and name lookups raise, which static analysis predicts; any other
 # exception of a real import comes from values it does not evaluate (IS206)
@@ -267,7 +269,9 @@ def compare(static: Report, dynamic: Report, mapped=(), analysed=None
         detail = d.error.message if d.error is not None else (d.reason or "")
         what = f"first import of {s.entry} ({s.mode}): static: {_show(skey)}; " \
                f"dynamic: {_show(dkey)}" + (f" [{detail}]" if detail else "")
-        if s.outcome == "unknown":
+        if d.outcome == "crash" and (d.reason or "").startswith(STARTUP_LOADED):
+            out.append(diagnostic("IS208", file, line, what, s.entry, s.mode))
+        elif s.outcome == "unknown":
             out.append(diagnostic("IS202", file, line, f"{what}; static: {s.reason}",
                                   s.entry, s.mode))
         elif _assumed(s, d):
