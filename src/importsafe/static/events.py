@@ -134,6 +134,8 @@ class Dynamic:
     # `setattr(name.attrs, key, ...)`: ("ref", name, attrs) of the object it binds an
     # attribute of, a module's namespace when it is one (else nothing the simulator keeps)
     target: tuple | None = None
+    # it deletes the key's name (`delattr(m, k)`, `globals().pop(k)`) instead of binding it
+    delete: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
 from .shapes import (
     _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
-    _is_globals_call, _sequence_value,
+    _is_globals_call, _sequence_value, namespace_of,
 )
 
 
@@ -139,6 +139,14 @@ class Bindings:
             parts = spell(target.slice) if own else None
             out.append(Dynamic(line, "assignment into globals()", key[0] if key else "",
                                key=parts, value=_bound_value(value)))
+            return
+        into = namespace_of(target.value) if isinstance(target, ast.Subscript) else None
+        if into is not None:  # `m.__dict__[key] = value`, `vars(m)[key] = value`
+            self.expr(target.value, out, scope)
+            key = spell(target.slice)
+            out.append(Dynamic(line, "a module's namespace is given a name computed at run "
+                               "time", key=key, target=into,
+                               value=_bound_value(value) if key is not None else None))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
             key = attr_chain(target.slice)
@@ -335,6 +343,11 @@ class Bindings:
                 names.append(target.id)
             else:
                 self.expr(target, out, scope)
+                deleted = _deleted_from_namespace(target, scope)
+                if deleted is not None:  # `del m.X`, `del vars(m)[k]`, `del globals()[k]`
+                    out.append(Dynamic(node.lineno, "a name computed at run time is deleted "
+                                       "from a module's namespace", key=deleted[1],
+                                       target=deleted[0], delete=True))
                 changed = item_base(target) if isinstance(target, ast.Subscript) else None
                 if changed is not None:
                     out.append(SetItem(node.lineno, changed[0], changed[1], "del" if
@@ -354,6 +367,23 @@ class Bindings:
         self.declared_global.update(node.names)
 
     s_Nonlocal = s_Global
+
+
+def _deleted_from_namespace(target, scope: str) -> tuple | None:
+    """(the module-like object, ("ref", name, attrs), or None for the module's own; the
+    deleted key's spelled parts, None when not known) of a `del` target that deletes a
+    name of a namespace: `del m.X`, `del m.__dict__[k]`, `del vars(m)[k]`, `del
+    globals()[k]`."""
+    if target.__class__ is ast.Attribute:
+        chain = attr_chain(target.value)
+        return (("ref", *chain), (target.attr,)) if chain is not None else None
+    if target.__class__ is not ast.Subscript:
+        return None
+    into = namespace_of(target.value)
+    if into is None and not (_is_globals_call(target.value) and (
+            scope == "module" or target.value.func.id == "globals")):
+        return None
+    return into, spell(target.slice)
 
 
 _PARTIAL = frozenset({("functools", ("partial",)), ("partial", ())})

@@ -15,9 +15,14 @@ from .events import (
 from .exprs import attr_chain, held_names, spell
 from .shapes import (
     _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
-    _is_empty_literal, _literal_values, _loop_source, _setattr_key, _setattr_target,
-    _update_names, _update_source, names_bound_in,
+    _is_empty_literal, _literal_values, _loop_source, _setattr_key, _update_names,
+    _update_source, names_bound_in, namespace_change,
 )
+
+
+# Dynamic.reason of a namespace_change, by whether it deletes
+_CHANGE_REASON = {False: "a module's namespace is given a name computed at run time",
+                  True: "a name computed at run time is deleted from a module's namespace"}
 
 
 class ControlFlow:
@@ -231,14 +236,17 @@ class ControlFlow:
                                    value=_bound_value(self._value_of(value.args[2], [])
                                                       if key is not None else None)))
                 return
-            target = _setattr_target(value) if self._plain_name("setattr") else None
-            if target is not None:
+            change = namespace_change(value, scope)
+            if change is not None and (value.func.__class__ is not ast.Name or
+                                       self._plain_name(value.func.id)):
                 self.expr(value, out, scope)
-                key = spell(value.args[1])
-                out.append(Dynamic(node.lineno, "setattr() with a computed name on a module",
-                                   key=key, target=target,
+                target, key_node, delete = change
+                key = spell(key_node) if key_node is not None else None
+                setter = not delete and value.func.__class__ is ast.Name
+                out.append(Dynamic(node.lineno, _CHANGE_REASON[delete], key=key,
+                                   target=target, delete=delete,
                                    value=_bound_value(self._value_of(value.args[2], []))
-                                   if key is not None else None))
+                                   if setter and key is not None else None))
                 return
             chain = attr_chain(value.func)
             if chain and not chain[1] and self.helpers.get(chain[0]) in ADD_NEWDOC:

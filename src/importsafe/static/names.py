@@ -350,7 +350,8 @@ def _binds_own(body, module: str) -> bool:
     own: set[str] = set()
     for ev in events:
         cls = ev.__class__
-        if cls is Dynamic and not ev.elsewhere and not ev.replaces and ev.target is None:
+        if cls is Dynamic and not ev.elsewhere and not ev.replaces and ev.target is None \
+                and not ev.delete:
             return True
         if cls is ImportFrom:
             own.update(asname or n for n, asname in ev.names if f"{ev.module}.{n}" == module)

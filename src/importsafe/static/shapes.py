@@ -370,14 +370,46 @@ def _setattr_key(call: ast.Call) -> tuple | None:
     return None
 
 
-def _setattr_target(call: ast.Call) -> tuple | None:
-    """`setattr(name.attrs, key, value)`: ("ref", name, attrs) of the object, when it is an
-    attribute chain (sys.modules[__name__] is _dynamic_call's)."""
-    if isinstance(call.func, ast.Name) and call.func.id == "setattr" and \
-            len(call.args) == 3 and not call.keywords:
-        chain = attr_chain(call.args[0])
-        if chain is not None:
-            return ("ref", *chain)
+def namespace_of(node) -> tuple | None:
+    """`X.__dict__` or `vars(X)`, X an attribute chain: ("ref", name, attrs) of X."""
+    if node.__class__ is ast.Attribute and node.attr == "__dict__":
+        chain = attr_chain(node.value)
+    elif node.__class__ is ast.Call and node.func.__class__ is ast.Name and \
+            node.func.id == "vars" and len(node.args) == 1 and not node.keywords:
+        chain = attr_chain(node.args[0])
+    else:
+        return None
+    return ("ref", *chain) if chain is not None else None
+
+
+def namespace_change(call: ast.Call, scope: str) -> tuple | None:
+    """A call that binds or deletes a name of a module's namespace, as (the object whose
+    namespace it is, ("ref", name, attrs), or None for the calling module's own; the key's
+    node, None when it may be any name; whether it deletes): `setattr(X, k, v)`,
+    `delattr(X, k)`, the methods of `X.__dict__` / `vars(X)`, and the deleting methods of
+    `globals()` (its binding ones are _dynamic_call's)."""
+    func, args = call.func, call.args
+    if func.__class__ is ast.Name:
+        if call.keywords or func.id not in ("setattr", "delattr") or \
+                len(args) != (3 if func.id == "setattr" else 2):
+            return None
+        chain = attr_chain(args[0])
+        return (("ref", *chain), args[1], func.id == "delattr") if chain is not None else None
+    if func.__class__ is not ast.Attribute:
+        return None
+    own = _is_globals_call(func.value) and (scope == "module" or func.value.func.id == "globals")
+    target = None if own else namespace_of(func.value)
+    if not own and target is None:
+        return None
+    method = func.attr
+    if method in ("pop", "__delitem__") and args:
+        return target, args[0], True
+    if method in ("clear", "popitem"):
+        return target, None, True
+    if target is not None and method in ("setdefault", "__setitem__") and args:
+        return target, args[0], False
+    if target is not None and method == "update":
+        return target, None, False
     return None
 
 

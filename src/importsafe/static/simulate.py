@@ -261,8 +261,8 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
                 frame.locals.pop(name, None)
 
     def e_Dynamic(self, ev: Dynamic, frame):
-        if ev.target is not None:
-            self.set_attribute(ev, frame)
+        if ev.target is not None or ev.delete:
+            self.change_namespace(ev, frame)
             return
         if ev.elsewhere:
             # which module it replaces is not known: most likely the one whose top level
@@ -281,18 +281,27 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         reason = f"{ev.reason} (line {ev.line})"
         self.write(frame.module, "dynamic", ((ev.prefix, reason),) if ev.prefix else reason)
 
-    def set_attribute(self, ev: Dynamic, frame):
-        """`setattr(target, key, value)`: as `target.key = value` where the key is known now,
-        else any name of the target module may be bound from here on."""
-        try:
-            target = self.resolve(ev.target[1], ev.target[2], frame)
-        except (SimError, SimUnknown):
-            return  # the call's own reads made that failure, or left it unknown
-        st = self.deref(target) if target[0] == "m" else None
-        if st is None or st.opaque:
-            return
+    def change_namespace(self, ev: Dynamic, frame):
+        """`setattr(target, key, value)` and the like: as `target.key = value` (or `del
+        target.key`) where the key is known now; else any name of the module may be bound
+        from here on, or any may be gone (unknown). A target that is no module keeps
+        nothing the simulator reads."""
+        if ev.target is None:
+            st = frame.module
+        else:
+            try:
+                target = self.resolve(ev.target[1], ev.target[2], frame)
+            except (SimError, SimUnknown):
+                return  # the call's own reads made that failure, or left it unknown
+            st = self.deref(target) if target[0] == "m" else None
+            if st is None or st.opaque:
+                return
         name = self.spell(ev.key, frame) if ev.key is not None else None
-        if name is not None:
+        if ev.delete:
+            if name is None:
+                raise SimUnknown(f"{ev.reason} ({frame.module.info.path}, line {ev.line})")
+            self.write(st, "del", name)
+        elif name is not None:
             self.write(st, "set", name, self.bound_value(ev.value, frame))
         else:
             self.write(st, "dynamic", f"{ev.reason} ({frame.module.info.path}, line {ev.line})")

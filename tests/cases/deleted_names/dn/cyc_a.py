@@ -1,0 +1,4 @@
+from . import base
+from . import cyc_b
+
+delattr(base, "TEMP")

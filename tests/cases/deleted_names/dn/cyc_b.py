@@ -1,0 +1,2 @@
+from . import cyc_a
+from .base import TEMP  # noqa: F401

@@ -1,0 +1,5 @@
+from . import base
+
+del base.X
+
+from .base import X  # noqa: E402,F401

@@ -1,0 +1,4 @@
+import dn.base
+
+delattr(dn.base, "X")
+value = dn.base.X

@@ -1,0 +1,3 @@
+X = 1
+del globals()["X"]
+value = X  # noqa: F821

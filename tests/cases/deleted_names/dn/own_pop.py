@@ -1,0 +1,3 @@
+X = 1
+globals().pop("X")
+value = X  # noqa: F821
