@@ -17,7 +17,7 @@ from .events import (
     Import, ImportFrom, ModuleFacts, Raise, SetAttr, Try, Use, bound_names,
 )
 from .exprs import attr_chain, expr_events, passed_arguments
-from .helpers import TRANSPARENT_DECORATORS, caching_getattr
+from .helpers import SINGLEDISPATCH, TRANSPARENT_DECORATORS, caching_getattr
 from .lower import lower, lower_lazy, may_have_lazy
 from .problems import import_budget
 from .prune import prune_reads, rebinding_globals
@@ -72,6 +72,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         self.in_for = False  # in the body of a `for` (not of a `while` in it): `break` is a fact
         self.type_checking: frozenset[str] = frozenset()  # aliases of typing.TYPE_CHECKING
         self.helpers: dict[str, str] = {}  # module-level names of lazy_loader and its functions
+        self.dispatchers: set[str] = set()  # module-level defs decorated with singledispatch
         self.stub: tuple | None = None  # the imports of the module's .pyi (helpers.stub_imports)
         self.scope = None  # the module or function node being walked (execfile.Assignments)
         # module-level names bound once, to `globals()` (or `locals()` / `vars()` there): an
@@ -253,6 +254,10 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         out.append(Def(node.lineno, node.name, func))
         if scope == "module":
             self.bindings.setdefault(node.name, node.lineno)
+            if any(self.helper_of(attr_chain(d)) == SINGLEDISPATCH for d in node.decorator_list):
+                self.dispatchers.add(node.name)
+            else:
+                self.dispatchers.discard(node.name)
 
     def _header(self, node, out, scope):
         """What defining a function evaluates: decorators, defaults, annotations unless
@@ -272,7 +277,32 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
         for dec in reversed(node.decorator_list):
             chain = attr_chain(dec)
             if chain is not None:
+                if scope == "module" and chain[1] == ("register",) and \
+                        chain[0] in self.dispatchers:
+                    self._type_hints(node, out)
                 out.append(Call(node.lineno, chain[0], chain[1], (1, (), 1)))
+
+    def _type_hints(self, node, out):
+        """What `typing.get_type_hints(func)` reads, in the module's namespace: `register` of
+        a singledispatch function evaluates the annotations postponed (a future import) or
+        written as strings, when it runs."""
+        args = node.args
+        for ann in (*(a.annotation for a in (*args.posonlyargs, *args.args, args.vararg,
+                                             *args.kwonlyargs, args.kwarg) if a is not None),
+                    node.returns):
+            if ann is None:
+                continue
+            if ann.__class__ is ast.Constant and ann.value.__class__ is str:
+                try:
+                    ann = ast.parse(ann.value.strip(), mode="eval").body
+                except (SyntaxError, ValueError):
+                    continue  # get_type_hints raises its own SyntaxError: not modelled
+                for sub in ast.walk(ann):
+                    if hasattr(sub, "lineno"):
+                        sub.lineno = sub.end_lineno = node.lineno
+            elif not self.future:
+                continue  # evaluated with the def, an object get_type_hints keeps
+            self.expr(ann, out, "module")
 
     s_AsyncFunctionDef = s_FunctionDef
 

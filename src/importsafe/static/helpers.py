@@ -42,6 +42,7 @@ TRANSFORMERS_DEPRECATION = "transformers.utils.deprecation"
 # class decorators of the standard library that give back a class with the same functions
 TRANSPARENT_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering",
                                     "typing.final", "typing.runtime_checkable"})
+SINGLEDISPATCH = "functools.singledispatch"  # its `register(func)` reads func's annotations
 # the modules and functions whose module-level names the facts extractor records (helper_of)
 HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER, PLOTLY_IMPORTERS,
                             f"{TRANSFORMERS_DEPRECATION}.deprecate_attr"}) | ADD_NEWDOC | \

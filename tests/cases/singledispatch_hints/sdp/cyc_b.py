@@ -1,0 +1,5 @@
+from . import cyc_a
+
+
+class Thing:
+    pass
