@@ -6,7 +6,7 @@ import ast
 from dataclasses import replace
 
 from .conditions import decide_condition, narrowing, runtime_test
-from .helpers import ADD_NEWDOC, add_newdoc_read
+from .helpers import ADD_NEWDOC, SUPPRESS, add_newdoc_read
 from .purefn import compile_expr
 from .events import (
     IF, LOOP_ELSE, TOP, TRY, TYPE_CHECKING, WITH, Bind, Call, ComputedImport, Dynamic, Escape,
@@ -169,7 +169,32 @@ class ControlFlow:
             self.expr(item.context_expr, out, scope)
             if item.optional_vars is not None:
                 self.target(item.optional_vars, node.lineno, out, scope)
-        out.extend(self.block(node.body, WITH if guard == TOP else guard, scope))
+        inner = WITH if guard == TOP else guard
+        caught = self._suppressed(node)
+        if caught is None:
+            out.extend(self.block(node.body, inner, scope))
+            return
+        # `with contextlib.suppress(E):` runs its body as `try: ... except E: pass` does
+        handler = ast.ExceptHandler(caught, None, [ast.Pass()])
+        for made in (handler, handler.body[0]):
+            ast.copy_location(made, node)
+        saved, self.flow = self.flow, ("dead" if self.flow == "dead" else "maybe")
+        try:
+            self._try(ast.copy_location(ast.Try(node.body, [handler], [], []), node), out,
+                      inner, scope)
+        finally:
+            self.flow = saved
+
+    def _suppressed(self, node):
+        """The exceptions the `contextlib.suppress(...)` items of a `with` swallow, as an
+        except clause's type, or None."""
+        types = [arg for item in node.items if item.context_expr.__class__ is ast.Call and
+                 self.helper_of(attr_chain(item.context_expr.func)) == SUPPRESS and
+                 not item.context_expr.keywords
+                 for arg in item.context_expr.args]
+        if not types or any(t.__class__ is ast.Starred for t in types):
+            return None
+        return types[0] if len(types) == 1 else ast.Tuple(types, ast.Load())
 
     def s_Match(self, node, out, guard, scope):
         self.expr(node.subject, out, scope)

@@ -43,10 +43,11 @@ TRANSFORMERS_DEPRECATION = "transformers.utils.deprecation"
 TRANSPARENT_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering",
                                     "typing.final", "typing.runtime_checkable"})
 SINGLEDISPATCH = "functools.singledispatch"  # its `register(func)` reads func's annotations
+SUPPRESS = "contextlib.suppress"  # a `with` of it catches what its arguments name
 # the modules and functions whose module-level names the facts extractor records (helper_of)
 HELPER_MODULES = frozenset({LAZY_LOADER, JAX_LAZY_LOADER, PLOTLY_IMPORTERS,
                             f"{TRANSFORMERS_DEPRECATION}.deprecate_attr"}) | ADD_NEWDOC | \
-    {d.rpartition(".")[0] for d in TRANSPARENT_DECORATORS}
+    {d.rpartition(".")[0] for d in (*TRANSPARENT_DECORATORS, SUPPRESS)}
 # the helper functions, by qualified name: which semantics lazy_attach gives them
 ATTACH_KINDS = {f"{LAZY_LOADER}.attach": "attach", f"{LAZY_LOADER}.attach_stub": "attach_stub",
                 f"{JAX_LAZY_LOADER}.attach": "attach_named",

@@ -1,0 +1,3 @@
+from . import b
+
+X = 1
