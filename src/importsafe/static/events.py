@@ -307,6 +307,8 @@ class Try:
     handlers: tuple[Handler, ...]
     orelse: tuple
     final: tuple
+    # a `with contextlib.suppress(...)`: no try statement, so its imports may be lazy (PEP 810)
+    with_: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by identity: cheap

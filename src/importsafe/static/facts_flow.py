@@ -63,7 +63,7 @@ class ControlFlow:
         finally:
             self.flow = saved
 
-    def _try(self, node, out, inner, scope):
+    def _try(self, node, out, inner, scope, with_=False):
         body = self.block(node.body, inner, scope)
         handlers = []
         for h in node.handlers:
@@ -75,7 +75,7 @@ class ControlFlow:
                 self.bindings.setdefault(h.name, h.lineno)
         orelse = self.block(node.orelse, inner, scope)
         final = self.block(node.finalbody, inner, scope)
-        out.append(Try(node.lineno, body, tuple(handlers), orelse, final))
+        out.append(Try(node.lineno, body, tuple(handlers), orelse, final, with_))
 
     def s_For(self, node, out, guard, scope):
         self.expr(node.iter, out, scope)
@@ -181,7 +181,7 @@ class ControlFlow:
         saved, self.flow = self.flow, ("dead" if self.flow == "dead" else "maybe")
         try:
             self._try(ast.copy_location(ast.Try(node.body, [handler], [], []), node), out,
-                      inner, scope)
+                      inner, scope, with_=True)
         finally:
             self.flow = saved
 

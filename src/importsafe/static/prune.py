@@ -100,7 +100,7 @@ def _prune_try(ev: Try, rebinding, seen: _Seen) -> Try:
                      for h in ev.handlers)
     orelse = prune_reads(ev.orelse, rebinding, seen.copy())
     final = prune_reads(ev.final, rebinding, seen.copy())
-    new = Try(ev.line, body, handlers, orelse, final)
+    new = replace(ev, body=body, handlers=handlers, orelse=orelse, final=final)
     everything = (*body, *orelse, *final, *(x for h in handlers for x in h.body))
     seen.forget(_bound_in(everything))
     seen.forget(h.name for h in handlers if h.name)

@@ -416,11 +416,12 @@ class Simulator(ImportMachinery, NameLookup, CallReplay, LazyImports, ComputedIm
         raise LoopBreak() if ev.kind == "break" else LoopContinue()
 
     def e_Try(self, ev: Try, frame):
-        frame.in_try += 1
+        step = 0 if ev.with_ else 1
+        frame.in_try += step
         try:
             self._try(ev, frame)
         finally:
-            frame.in_try -= 1
+            frame.in_try -= step
 
     def _try(self, ev: Try, frame):
         try:
