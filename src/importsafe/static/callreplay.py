@@ -139,7 +139,9 @@ class CallReplay:
                 args = (module, func, _with_self(ev.passed), (*_shifted(known), (0, obj)),
                         _after_definer(obj, func, True), obj)
                 memo = self.memo_allowed(frame)
-                if _all_known(ev.passed, known) or self.imports_in(func):
+                if _all_known(ev.passed, known):
+                    self.construct((*args, True), memo)
+                elif self.imports_in(func):
                     self.construct(args, memo)
                 else:
                     self.tentative_init(args, memo)
@@ -281,15 +283,17 @@ class CallReplay:
         found = self.instance_attribute(obj, ev.attrs[-1])
         return found if found[0] in ("bm", "f") else None
 
-    def run_init(self, module, init, passed, known, after, obj) -> None:
+    def run_init(self, module, init, passed, known, after, obj, deep=False) -> None:
         """Replay an `__init__` on the new object `obj`: its own reads and imports, and the
-        methods of the object it calls; `after`: the classes `super()` in it looks in."""
-        self.shallow += 1
+        methods of the object it calls; `after`: the classes `super()` in it looks in.
+        `deep` (every argument known): the calls it makes are replayed too."""
+        step = 0 if deep and not self.shallow else 1
+        self.shallow += step
         try:
             self.call_in(module, init, passed, known,
                          (after, obj) if after is not None else None)
         finally:
-            self.shallow -= 1
+            self.shallow -= step
 
     def construct(self, args, memo: bool) -> None:
         """run_init, through the call memo where `memo` says the caller's state allows it."""

@@ -1,0 +1,3 @@
+from .helpers import Maker
+
+thing = Maker()
