@@ -140,7 +140,7 @@ class CallReplay:
                         _after_definer(obj, func, True), obj)
                 memo = self.memo_allowed(frame)
                 if _all_known(ev.passed, known):
-                    self.construct((*args, True), memo)
+                    self.deep_init(args, memo)
                 elif self.imports_in(func):
                     self.construct(args, memo)
                 else:
@@ -301,6 +301,20 @@ class CallReplay:
             self.memoised_call(args[0], args[1], args[2], args[3], args)
         else:
             self.run_init(*args)
+
+    def deep_init(self, args, memo: bool) -> None:
+        """Over arguments all known: run_init with the calls the `__init__` makes replayed
+        too. A failure that is not certain there (behind a test of a value not known in a
+        function it calls) leaves the call as the shallow replay has it, as before the calls
+        were followed (over pandas' dtype helpers, most of pandas would turn unknown)."""
+        try:
+            self.construct((*args, True), memo)
+        except SimUnknown:
+            self.construct(args, memo)
+        except SimError as err:
+            if not err.uncertain:
+                raise
+            self.construct(args, memo)
 
     def tentative_init(self, args, memo: bool = False) -> None:
         """An `__init__` that does not import, over arguments not known: a failure it is
