@@ -177,7 +177,8 @@ class CallReplay:
             self.run_init(*init)
             return None
         key = ("\0call", self.lazy_all, module.name, module.epoch, func.name, func.line,
-               passed, known, len(self.stack), len(self.calls), init is None)
+               passed, known, len(self.stack), len(self.calls),
+               None if init is None else len(init) > 6)  # a constructor's: deep or not
         try:
             hash(key)
         except TypeError:  # an unhashable literal argument
