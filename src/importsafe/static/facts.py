@@ -295,7 +295,7 @@ class _Extractor(ImportStatements, Bindings, ControlFlow):
             if ann.__class__ is ast.Constant and ann.value.__class__ is str:
                 try:
                     ann = ast.parse(ann.value.strip(), mode="eval").body
-                except (SyntaxError, ValueError):
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
                     continue  # get_type_hints raises its own SyntaxError: not modelled
                 for sub in ast.walk(ann):
                     if hasattr(sub, "lineno"):
