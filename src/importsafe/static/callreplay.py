@@ -450,7 +450,7 @@ class CallReplay:
                 value = self.lookup(name, frame)
             except (SimError, SimUnknown):
                 continue  # the read was made, and failed or not, by the call's own events
-            if value[0] in ("dict", "lit", "affix", "path", "m"):
+            if value[0] in ("dict", "lit", "affix", "path", "m", "inst"):
                 known.append((key, value))
         for key, spec in passed[5] if len(passed) > 5 else ():
             found = self.path_value(spec, frame)
@@ -482,7 +482,7 @@ class CallReplay:
         inert = self.program.inert.get(func)
         if inert is None:
             inert = self.program.inert[func] = _inert_reads(func)
-        if inert is not False:
+        if inert is not False and not any(v[0] in _CALLED_THROUGH for _, v in known):
             # it only reads: the globals it reads are what could make a difference
             for name in inert:
                 if self.ns_get(module, name) is not MISSING:
@@ -1108,6 +1108,11 @@ def _shadowed(init, attr: str) -> bool:
     body, me = _init_self(init)
     return any(ev.__class__ is SetAttr and ev.name == me and ev.attrs[0] == attr
                for ev in walk(body))
+
+
+# known arguments whose attributes a call replays (`m.f()`, `obj.run()`): a body that calls a
+# parameter holding one is not inert
+_CALLED_THROUGH = frozenset({"m", "inst"})
 
 
 def _inert_reads(func) -> tuple[str, ...] | bool:

@@ -1,0 +1,3 @@
+from . import cyc_a  # noqa: F401
+
+VALUE = 1

@@ -1,0 +1,2 @@
+def use(obj):
+    return obj.run()
