@@ -129,6 +129,12 @@ def relative(from_package: str, target: str) -> str:
 
 
 # --------------------------------------------------------------------------------- generator
+def _through_function(name: str) -> bool:
+    """Half of the classes whose __init__ calls a method do it through a module-level
+    function; chosen by the name, so that no random stream draws differently."""
+    return sum(map(ord, name)) % 2 == 0
+
+
 class Generator:
     def __init__(self, seed: int):
         self.seed = seed
@@ -965,6 +971,11 @@ class Generator:
                 body.append("")
                 if s.method in ("staticmethod", "classmethod"):
                     body.append(f"@{s.method}")
+                elif s.method == "init" and _through_function(s.name):
+                    # the __init__ calls a module-level function, which calls the method:
+                    # replayed when the class is called over known arguments
+                    body += ["def __init__(self, arg=None):",
+                             f"    self.found = _{s.name}_found(self)", ""]
                 elif s.method == "init":
                     body += ["def __init__(self, arg=None):", "    self.found = self.run()",
                              ""]
@@ -991,6 +1002,8 @@ class Generator:
             if not body:
                 body = [self.rng.choice(["pass", f'"""{s.name}."""', "slots = ()"])]
             lines += [("    " + b) if b else "" for b in body]
+            if s.method == "init" and reads and _through_function(s.name):
+                lines += ["", "", f"def _{s.name}_found(obj):", "    return obj.run()"]
         return "\n".join(lines)
 
     def render(self, m: Module) -> str:
