@@ -12,8 +12,8 @@ from .exprs import (PATH_NODES, _own_module, anchored, attr_chain, getattr_read,
 from .helpers import ATTACH_KINDS, RETURNS, lazy_attach
 from .purefn import compile_expr
 from .shapes import (
-    _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value, _expand_key,
-    _is_globals_call, _sequence_value, namespace_of,
+    CHANGE_REASON, _NOT_CONSTANT, _all_value, _bound_value, _comprehension_value, _dict_value,
+    _expand_key, _is_globals_call, _sequence_value, namespace_of,
 )
 
 
@@ -144,8 +144,7 @@ class Bindings:
         if into is not None:  # `m.__dict__[key] = value`, `vars(m)[key] = value`
             self.expr(target.value, out, scope)
             key = spell(target.slice)
-            out.append(Dynamic(line, "a module's namespace is given a name computed at run "
-                               "time", key=key, target=into,
+            out.append(Dynamic(line, CHANGE_REASON[False], key=key, target=into,
                                value=_bound_value(value) if key is not None else None))
             return
         if isinstance(target, ast.Subscript) and attr_chain(target.value) == ("sys", ("modules",)):
@@ -345,8 +344,7 @@ class Bindings:
                 self.expr(target, out, scope)
                 deleted = _deleted_from_namespace(target, scope)
                 if deleted is not None:  # `del m.X`, `del vars(m)[k]`, `del globals()[k]`
-                    out.append(Dynamic(node.lineno, "a name computed at run time is deleted "
-                                       "from a module's namespace", key=deleted[1],
+                    out.append(Dynamic(node.lineno, CHANGE_REASON[True], key=deleted[1],
                                        target=deleted[0], delete=True))
                 changed = item_base(target) if isinstance(target, ast.Subscript) else None
                 if changed is not None:

@@ -14,15 +14,10 @@ from .events import (
 )
 from .exprs import attr_chain, held_names, spell
 from .shapes import (
-    _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
+    CHANGE_REASON, _all_value, _bound_value, _breaks, _dynamic_call, _handler_reads, _handler_types,
     _is_empty_literal, _literal_values, _loop_source, _setattr_key, _update_names,
     _update_source, names_bound_in, namespace_change,
 )
-
-
-# Dynamic.reason of a namespace_change, by whether it deletes
-_CHANGE_REASON = {False: "a module's namespace is given a name computed at run time",
-                  True: "a name computed at run time is deleted from a module's namespace"}
 
 
 class ControlFlow:
@@ -268,7 +263,7 @@ class ControlFlow:
                 target, key_node, delete = change
                 key = spell(key_node) if key_node is not None else None
                 setter = not delete and value.func.__class__ is ast.Name
-                out.append(Dynamic(node.lineno, _CHANGE_REASON[delete], key=key,
+                out.append(Dynamic(node.lineno, CHANGE_REASON[delete], key=key,
                                    target=target, delete=delete,
                                    value=_bound_value(self._value_of(value.args[2], []))
                                    if setter and key is not None else None))

@@ -370,6 +370,11 @@ def _setattr_key(call: ast.Call) -> tuple | None:
     return None
 
 
+# Dynamic.reason of a change of a module's namespace (namespace_change), by whether it deletes
+CHANGE_REASON = {False: "a module's namespace is given a name computed at run time",
+                 True: "a name computed at run time is deleted from a module's namespace"}
+
+
 def namespace_of(node) -> tuple | None:
     """`X.__dict__` or `vars(X)`, X an attribute chain: ("ref", name, attrs) of X."""
     if node.__class__ is ast.Attribute and node.attr == "__dict__":
